@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TxLedger",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "TxLedger", targets: ["TxLedger"]),
+        .executable(name: "txledger", targets: ["TxLedgerCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // libsodium, found through pkg-config. Only Sources/TxLedger/Crypto imports it.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .target(
+            name: "TxLedger",
+            dependencies: [
+                "CSodium",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "TxLedgerCLI",
+            dependencies: [
+                "TxLedger",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "TxLedgerTests",
+            dependencies: [
+                "TxLedger",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,60 @@
+import Foundation
+
+/// One record as the CRDT sees it: every register with its stamp.
+///
+/// - `facts`: written once per replica that records the transaction; between replicas that
+///   wrote different facts for one id, the greater stamp wins (a deterministic rule).
+/// - `status`: the status lattice (`StatusRegister`).
+/// - `lastCheckedAt`: joins as a maximum.
+/// - `note`, `labels`, `hidden`: independent last-writer-wins registers (absent until written).
+///
+/// See `Specs/crdt.md`.
+struct RecordState: Hashable, Sendable {
+    var facts: Register<TransactionFacts>
+    var status: StatusRegister
+    var lastCheckedAt: Date?
+    var note: Register<String?>?
+    var labels: Register<[String]>?
+    var hidden: Register<Bool>?
+
+    var id: TransactionID { facts.value.id }
+
+    /// The state of a record first written locally with `stamp`: the facts, and the status and
+    /// annotations the input carries, all stamped by that one write.
+    init(recording record: TransactionRecord, stamp: Stamp) {
+        facts = Register(record.facts, stamp: stamp)
+        let status = StatusRegister()
+        switch status.applying(record.statusUpdate, stamp: stamp) {
+        case let .success(initial): self.status = initial
+        case .failure: self.status = status // broadcasted: the bottom, nothing to write
+        }
+        lastCheckedAt = record.lastCheckedAt
+        note = record.note.map { Register($0, stamp: stamp) }
+        labels = record.labels.isEmpty ? nil : Register(record.labels, stamp: stamp)
+        hidden = record.hidden ? Register(true, stamp: stamp) : nil
+    }
+
+    init(facts: Register<TransactionFacts>, status: StatusRegister, lastCheckedAt: Date?,
+         note: Register<String?>?, labels: Register<[String]>?, hidden: Register<Bool>?) {
+        self.facts = facts
+        self.status = status
+        self.lastCheckedAt = lastCheckedAt
+        self.note = note
+        self.labels = labels
+        self.hidden = hidden
+    }
+
+    /// The join of two states of the same record: register by register.
+    func joined(with other: RecordState) -> RecordState {
+        precondition(id == other.id, "only states of one record join")
+        return RecordState(
+            facts: facts.joined(with: other.facts),
+            status: status.joined(with: other.status),
+            lastCheckedAt: [lastCheckedAt, other.lastCheckedAt].compactMap { $0 }.max(),
+            note: note.joined(with: other.note),
+            labels: labels.joined(with: other.labels),
+            hidden: hidden.joined(with: other.hidden))
+    }
+
+    var record: TransactionRecord { TransactionRecord(state: self) }
+}

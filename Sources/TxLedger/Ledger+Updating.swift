@@ -1,0 +1,70 @@
+/// The result of a status update.
+public struct StatusUpdateResult: Hashable, Sendable {
+    /// The record after the update (unchanged if `refusal` is set).
+    public let record: TransactionRecord
+    public let previousStatus: TransactionStatus
+    /// Why nothing changed, or `nil` if the update was applied.
+    public let refusal: StatusUpdateRefusal?
+
+    public var changed: Bool { refusal == nil }
+}
+
+extension Ledger {
+    /// Moves a record's status through the lattice. A lower rank never replaces a higher one
+    /// (marking a confirmed transaction pending changes nothing, and the result says so);
+    /// between confirmed and failed the later update wins.
+    /// - Throws: `LedgerError.notFound` if no record has this id.
+    public func updateStatus(_ id: TransactionID, to update: StatusUpdate) async throws -> StatusUpdateResult {
+        try await write { store, stamps in
+            var state = try Self.existing(id, in: store)
+            let previous = state.status.status
+            switch state.status.applying(update, stamp: stamps.next()) {
+            case let .success(status):
+                state.status = status
+                try store.updateRegisters(state)
+                return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: nil)
+            case let .failure(refusal):
+                return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: refusal)
+            }
+        }
+    }
+
+    /// Sets or clears (`nil`) the user's note on a record.
+    @discardableResult
+    public func setNote(_ note: String?, for id: TransactionID) async throws -> TransactionRecord {
+        let note = try TextField.note.validate(note, field: "note")
+        return try await annotate(id, \.note, note, unset: nil)
+    }
+
+    /// Replaces the user's labels on a record (a set: sorted, duplicates dropped).
+    @discardableResult
+    public func setLabels(_ labels: [String], for id: TransactionID) async throws -> TransactionRecord {
+        let labels = try TransactionRecord.normalizedLabels(labels)
+        return try await annotate(id, \.labels, labels, unset: [])
+    }
+
+    /// Hides a record from default listings, or shows it again.
+    @discardableResult
+    public func setHidden(_ hidden: Bool, for id: TransactionID) async throws -> TransactionRecord {
+        try await annotate(id, \.hidden, hidden, unset: false)
+    }
+
+    /// Writes a last-writer-wins annotation register with a fresh stamp, unless it already
+    /// holds `value` (or was never written and `value` is its unset value).
+    private func annotate<V: Hashable & Sendable>(_ id: TransactionID, _ register: WritableKeyPath<RecordState, Register<V>?> & Sendable,
+                                                  _ value: V, unset: V) async throws -> TransactionRecord {
+        try await write { store, stamps in
+            var state = try Self.existing(id, in: store)
+            if (state[keyPath: register]?.value ?? unset) != value {
+                state[keyPath: register] = Register(value, stamp: stamps.next())
+                try store.updateRegisters(state)
+            }
+            return state.record
+        }
+    }
+
+    static func existing(_ id: TransactionID, in store: RecordStore) throws -> RecordState {
+        guard let state = try store.fetch(id: id) else { throw LedgerError.notFound(id.rawValue) }
+        return state
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import Logging
+
+/// A transaction ledger stored in one SQLite file: one replica of each of its vaults' histories.
+///
+/// Thread safe; every operation is `async` and runs on GRDB's database pool (one writer, many
+/// concurrent readers, WAL). Several processes may open the same file.
+///
+/// ```swift
+/// let ledger = try Ledger(path: Ledger.defaultPath())
+/// let facts = try TransactionFacts(vaultId: "main", chain: try Chain(parsing: "ethereum"), ...)
+/// try await ledger.record(try TransactionRecord(facts: facts))
+/// let page = try await ledger.list(vault: "main")
+/// ```
+public final class Ledger: Sendable {
+    public struct Options: Sendable {
+        /// The wall clock that stamps are derived from; tests inject their own.
+        public var wallClock: @Sendable () -> Date
+        public var logger: Logger
+        /// Remote stamps further ahead of the wall clock than this do not advance the clock.
+        public var maxForwardDriftMillis: Int64
+        /// One day: a device whose clock is wrong by hours still syncs its clock forward.
+        public static let defaultMaxForwardDriftMillis: Int64 = 24 * 60 * 60 * 1000
+
+        public init(wallClock: @escaping @Sendable () -> Date = { Date() },
+                    logger: Logger = Logger(label: "txledger"),
+                    maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis) {
+            self.wallClock = wallClock
+            self.logger = logger
+            self.maxForwardDriftMillis = maxForwardDriftMillis
+        }
+    }
+
+    public let path: String
+    public let replicaID: ReplicaID
+    let pool: DatabasePool
+    let options: Options
+
+    /// Opens the ledger at `path`, creating it (and its folder) if it does not exist.
+    ///
+    /// - Throws: `LedgerError.unreadableDatabase` if the file is not a TxLedger database
+    ///   (another SQLite database, not SQLite at all, corrupt, unreadable), and
+    ///   `LedgerError.newerSchema` if a newer TxLedger wrote it. The file is never modified then.
+    public init(path: String, options: Options = Options()) throws {
+        self.path = path
+        self.options = options
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw LedgerError.unreadableDatabase(path: path, reason: "its folder cannot be created")
+        }
+        var configuration = Configuration()
+        configuration.label = path
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = LedgerSchema.migrator
+            try pool.read { db in try Self.checkOwnership(db, migrator: migrator, path: path) }
+            try migrator.migrate(pool)
+            replicaID = try pool.read(LedgerMeta.replicaID)
+        } catch let error as DatabaseError {
+            throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error))
+        }
+        options.logger.debug("opened ledger", metadata: ["path": "\(path)", "replica": "\(replicaID)"])
+    }
+
+    /// The ledger file used when none is named: `$TXLEDGER_DB` if set; else on Linux
+    /// `$XDG_DATA_HOME/txledger/ledger.sqlite` (default `~/.local/share/txledger/ledger.sqlite`);
+    /// on Apple platforms `Application Support/TxLedger/ledger.sqlite` in the user's library.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit = environment["TXLEDGER_DB"], !explicit.isEmpty { return explicit }
+        #if canImport(Darwin)
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        return base.appendingPathComponent("TxLedger/ledger.sqlite").path
+        #else
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        return dataHome + "/txledger/ledger.sqlite"
+        #endif
+    }
+
+    /// Refuses files this ledger must not migrate: a newer TxLedger's, or another program's database.
+    private static func checkOwnership(_ db: Database, migrator: DatabaseMigrator, path: String) throws {
+        if try migrator.hasBeenSuperseded(db) {
+            throw LedgerError.newerSchema(path: path)
+        }
+        let isOurs = try db.tableExists("grdb_migrations")
+        let userTables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0
+        if !isOurs && userTables > 0 {
+            throw LedgerError.unreadableDatabase(path: path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
+        }
+    }
+
+    static func describe(_ error: DatabaseError) -> String {
+        switch error.resultCode {
+        case .SQLITE_NOTADB: "it is not a SQLite database"
+        case .SQLITE_CORRUPT: "the database is corrupt"
+        case .SQLITE_CANTOPEN: "the file cannot be opened (check the path and its permissions)"
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH: "the file is read-only or not permitted"
+        case .SQLITE_FULL: "the disk is full"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: "another process kept the database locked for too long"
+        case .SQLITE_IOERR: "an I/O error occurred"
+        default: error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one write transaction, with the clock loaded at its start and saved at its
+    /// end if it issued stamps. Everything `body` writes commits together or not at all.
+    func write<T: Sendable>(_ body: @escaping @Sendable (RecordStore, inout StampSource) throws -> T) async throws -> T {
+        let path = path, options = options
+        return try await mapStorageErrors {
+            try await pool.write { db in
+                var stamps = StampSource(
+                    clock: try LedgerMeta.loadClock(db, maxForwardDrift: options.maxForwardDriftMillis),
+                    wallClock: options.wallClock)
+                let result = try body(RecordStore(db, path: path), &stamps)
+                if stamps.issued { try LedgerMeta.saveClock(stamps.clock, db) }
+                return result
+            }
+        }
+    }
+
+    /// Runs `body` on a read-only snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
+        let path = path
+        return try await mapStorageErrors {
+            try await pool.read { db in try body(RecordStore(db, path: path)) }
+        }
+    }
+
+    private func mapStorageErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw LedgerError.storage(path: path, reason: Self.describe(error))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Every error the ledger throws. Each case says what went wrong and what to do about it, in
+/// one sentence, and never contains keys, passphrases or bound SQL values.
+public enum LedgerError: Error, Equatable, Sendable {
+    /// A field of a record or a command argument is not acceptable. Nothing was written.
+    case invalidInput(field: String, reason: String)
+    /// No record has this id or transaction hash.
+    case notFound(String)
+    /// A transaction hash matches records in several vaults or chains; the id tells them apart.
+    case ambiguous(hash: String, ids: [TransactionID])
+    /// The ledger file cannot be opened or read as a TxLedger database. It was not modified.
+    case unreadableDatabase(path: String, reason: String)
+    /// The ledger file was written by a newer TxLedger whose schema this version does not know.
+    case newerSchema(path: String)
+    /// A pagination cursor that this ledger did not produce, or from an older format.
+    case invalidCursor
+    /// Reading or writing the ledger failed (disk full, I/O error, locked for too long).
+    /// The transaction was rolled back: nothing was changed.
+    case storage(path: String, reason: String)
+}
+
+extension LedgerError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case let .invalidInput(field, reason):
+            return "invalid \(field): \(reason)"
+        case let .notFound(key):
+            return "no transaction with id or hash '\(key)' in this ledger; `txledger list` shows what it holds"
+        case let .ambiguous(hash, ids):
+            return "hash '\(hash)' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
+        case let .unreadableDatabase(path, reason):
+            return "cannot open ledger '\(path)': \(reason); the file was left untouched"
+        case let .newerSchema(path):
+            return "ledger '\(path)' was written by a newer TxLedger; upgrade txledger to open it (the file was left untouched)"
+        case .invalidCursor:
+            return "invalid cursor: pass back the nextCursor value of a previous page unchanged"
+        case let .storage(path, reason):
+            return "ledger '\(path)' failed: \(reason); nothing was changed, retry once the cause is fixed"
+        }
+    }
+}

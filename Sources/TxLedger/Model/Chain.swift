@@ -1,0 +1,161 @@
+/// A blockchain a transaction was made on.
+///
+/// Written as a canonical identifier: a well-known name (`ethereum`, `bitcoin`, `solana`, ...;
+/// see `Chain.wellKnown`), `eip155:<chain id>` for any EVM chain, or `custom:<name>` for any
+/// other chain. Parsing also accepts EVM chain ids in hex (`0x1`, as wallets report them),
+/// `eip155:` ids of well-known chains, and a few common aliases (`eth`, `btc`, ...); all of
+/// them resolve to the same canonical chain, so they derive the same transaction ids.
+public struct Chain: Hashable, Sendable, CustomStringConvertible {
+    /// How a chain's transaction hashes and addresses look; decides validation and normalisation.
+    public enum Family: String, Sendable, CaseIterable {
+        /// Ethereum and EVM-compatible chains: `0x` + 64 hex hash, `0x` + 40 hex addresses.
+        case evm
+        /// Bitcoin-like chains: 64 hex hash.
+        case utxo
+        /// Solana: base58 signature.
+        case solana
+        /// Cosmos SDK chains, THORChain, MayaChain: 64 hex hash, shown upper case.
+        case cosmos
+        /// Custom chains: any printable hash without spaces.
+        case other
+    }
+
+    /// Canonical identifier, e.g. `ethereum`, `eip155:324`, `custom:my-chain`.
+    public let id: String
+    public let family: Family
+    /// The EIP-155 chain id, for EVM chains.
+    public let evmChainID: UInt64?
+    /// Human name, e.g. `BNB Smart Chain`.
+    public let displayName: String
+    /// Explorer URL of a transaction with `{hash}` where the hash goes, when known.
+    let explorerTemplate: String?
+
+    init(id: String, family: Family, evmChainID: UInt64? = nil, displayName: String, explorer: String?) {
+        self.id = id
+        self.family = family
+        self.evmChainID = evmChainID
+        self.displayName = displayName
+        self.explorerTemplate = explorer
+    }
+
+    public var description: String { id }
+
+    /// Parses any accepted spelling (see the type's documentation).
+    /// - Throws: `LedgerError.invalidInput` for an unknown name or a malformed identifier.
+    public init(parsing text: String) throws {
+        let key = text.lowercased()
+        if let known = Self.byName[key] {
+            self = known
+        } else if key.hasPrefix("eip155:") {
+            self = try Self.evm(decimal: String(key.dropFirst("eip155:".count)), original: text)
+        } else if key.hasPrefix("0x") {
+            guard let id = UInt64(key.dropFirst(2), radix: 16), id > 0 else { throw Self.syntaxError(text) }
+            self = Self.evm(chainID: id)
+        } else if text.hasPrefix("custom:") {
+            let name = String(text.dropFirst("custom:".count))
+            guard Self.isValidCustomName(name) else { throw Self.syntaxError(text) }
+            self = Chain(id: "custom:\(name)", family: .other, displayName: name, explorer: nil)
+        } else {
+            throw LedgerError.invalidInput(
+                field: "chain",
+                reason: "unknown chain '\(text.prefix(40))'; use a known name (ethereum, bitcoin, solana, ...), eip155:<id> for an EVM chain, or custom:<name>")
+        }
+    }
+
+    /// The EVM chain with this EIP-155 id: the well-known one if there is one, else
+    /// `eip155:<id>` with the generic Blockscan explorer.
+    public static func evm(chainID: UInt64) -> Chain {
+        if let known = byEVMChainID[chainID] { return known }
+        return Chain(id: "eip155:\(chainID)", family: .evm, evmChainID: chainID,
+                     displayName: "EVM chain \(chainID)", explorer: "https://blockscan.com/tx/{hash}")
+    }
+
+    private static func evm(decimal: String, original: String) throws -> Chain {
+        guard !decimal.isEmpty, decimal.allSatisfy(\.isASCII), let id = UInt64(decimal), id > 0 else {
+            throw syntaxError(original)
+        }
+        return evm(chainID: id)
+    }
+
+    private static func syntaxError(_ text: String) -> LedgerError {
+        .invalidInput(field: "chain", reason: "'\(text.prefix(40))' is not a chain identifier (eip155:<decimal id>, 0x<hex id> or custom:<name of letters, digits, . _ ->)")
+    }
+
+    private static func isValidCustomName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+        }
+    }
+
+    /// The explorer page of a transaction on this chain, if this chain has a known explorer.
+    public func explorerURL(txHash: String) -> String? {
+        explorerTemplate.map { $0.replacingOccurrences(of: "{hash}", with: txHash) }
+    }
+
+    /// Validates a transaction hash for this chain's family and returns its canonical form:
+    /// EVM `0x` + lower-case hex (the `0x` is added when missing), UTXO lower-case hex, Cosmos
+    /// upper-case hex, Solana base58 unchanged, custom chains unchanged.
+    public func normalizedTxHash(_ hash: String) throws -> String {
+        func fail(_ expected: String) -> LedgerError {
+            .invalidInput(field: "hash", reason: "'\(hash.prefix(100))' is not a \(displayName) transaction hash (expected \(expected))")
+        }
+        switch family {
+        case .evm:
+            let digits = hash.lowercased().hasPrefix("0x") ? String(hash.dropFirst(2)) : hash
+            guard Self.isHex(digits, count: 64) else { throw fail("0x and 64 hex digits") }
+            return "0x" + digits.lowercased()
+        case .utxo:
+            guard Self.isHex(hash, count: 64) else { throw fail("64 hex digits") }
+            return hash.lowercased()
+        case .cosmos:
+            let digits = hash.lowercased().hasPrefix("0x") ? String(hash.dropFirst(2)) : hash
+            guard Self.isHex(digits, count: 64) else { throw fail("64 hex digits") }
+            return digits.uppercased()
+        case .solana:
+            guard (64...90).contains(hash.utf8.count), hash.utf8.allSatisfy(Self.isBase58) else {
+                throw fail("a base58 signature of 64 to 90 characters")
+            }
+            return hash
+        case .other:
+            guard (1...256).contains(hash.utf8.count), hash.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw fail("1 to 256 printable characters without spaces")
+            }
+            return hash
+        }
+    }
+
+    private static func isHex(_ s: String, count: Int) -> Bool {
+        s.utf8.count == count && s.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+        }
+    }
+
+    private static func isBase58(_ b: UInt8) -> Bool {
+        // 1-9, A-Z, a-z without 0, O, I, l.
+        switch b {
+        case 0x31...0x39: return true
+        case 0x41...0x5A: return b != UInt8(ascii: "I") && b != UInt8(ascii: "O")
+        case 0x61...0x7A: return b != UInt8(ascii: "l")
+        default: return false
+        }
+    }
+}
+
+extension Chain {
+    /// Validates an address for this chain: `0x` + 40 hex digits on EVM chains (any case, kept
+    /// as given so checksummed addresses survive), otherwise 1 to 256 printable characters.
+    public func validatedAddress(_ address: String, field: String) throws -> String {
+        if family == .evm {
+            let digits = address.hasPrefix("0x") ? address.dropFirst(2) : ""
+            guard digits.utf8.count == 40, digits.allSatisfy(\.isHexDigit) else {
+                throw LedgerError.invalidInput(field: field, reason: "'\(address.prefix(60))' is not an EVM address (0x and 40 hex digits)")
+            }
+            return address
+        }
+        guard (1...256).contains(address.utf8.count), address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw LedgerError.invalidInput(field: field, reason: "'\(address.prefix(60))' is not an address (1 to 256 printable characters without spaces)")
+        }
+        return address
+    }
+}

@@ -1,0 +1,58 @@
+/// An exact, non-negative decimal amount, kept as the string it was given.
+///
+/// Money never passes through `Double`: `1234567890.123456789012345678` is stored and printed
+/// exactly as written. Accepted syntax: digits, optionally a dot and more digits
+/// (`0`, `12.50`, `0.000000000000000001`); at most 100 characters. Not accepted: signs,
+/// exponents, separators, whitespace, a leading or trailing dot.
+public struct DecimalAmount: Hashable, Sendable, CustomStringConvertible {
+    public static let maxLength = 100
+
+    /// The amount exactly as given.
+    public let string: String
+
+    /// Validates `string`; throws `LedgerError.invalidInput` naming `field` when it is not a
+    /// plain decimal.
+    public init(_ string: String, field: String = "amount") throws {
+        guard Self.isValid(string) else {
+            throw LedgerError.invalidInput(
+                field: field,
+                reason: "'\(string.prefix(40))' is not a decimal amount (digits with an optional fraction, e.g. 12.5)")
+        }
+        self.string = string
+    }
+
+    /// The amount whose base units (the integer a chain stores, e.g. wei) are `baseUnits` for a
+    /// token with `decimals` decimals: `("1500000", 6)` is `1.500000`.
+    public init(baseUnits: String, decimals: Int, field: String = "amount") throws {
+        guard !baseUnits.isEmpty, baseUnits.utf8.allSatisfy(Self.isDigit), (0...255).contains(decimals) else {
+            throw LedgerError.invalidInput(field: field, reason: "'\(baseUnits.prefix(40))' is not a base-unit integer with 0...255 decimals")
+        }
+        let padded = String(repeating: "0", count: max(0, decimals + 1 - baseUnits.count)) + baseUnits
+        let split = padded.index(padded.endIndex, offsetBy: -decimals)
+        let text = decimals == 0 ? padded : padded[..<split] + "." + padded[split...]
+        try self.init(String(text), field: field)
+    }
+
+    /// This amount in base units for a token with `decimals` decimals (`1.5` with 6 decimals is
+    /// `1500000`); `nil` if the amount has more fractional digits than the token allows.
+    public func baseUnits(decimals: Int) -> String? {
+        let parts = string.split(separator: ".", omittingEmptySubsequences: false)
+        let fraction = parts.count == 2 ? parts[1] : ""
+        guard fraction.count <= decimals else { return nil }
+        let digits = parts[0] + fraction + String(repeating: "0", count: decimals - fraction.count)
+        let trimmed = digits.drop(while: { $0 == "0" })
+        return trimmed.isEmpty ? "0" : String(trimmed)
+    }
+
+    public var description: String { string }
+
+    static func isValid(_ s: String) -> Bool {
+        let bytes = Array(s.utf8)
+        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
+        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(isDigit) }
+    }
+
+    private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// What a record says happened: written once when the transaction is recorded and never
+/// edited. Construction validates every field, normalises the transaction hash for the chain,
+/// derives the deterministic `id`, and fills in the explorer URL when the chain has one.
+public struct TransactionFacts: Hashable, Sendable {
+    public let id: TransactionID
+    public let vaultId: String
+    public let chain: Chain
+    /// Broadcast time, in whole milliseconds.
+    public let timestamp: Date
+    /// The on-chain hash in the chain's canonical form; `nil` for signatures.
+    public let txHash: String?
+    public let explorerUrl: String?
+    /// USD value at broadcast.
+    public let fiatValue: DecimalAmount?
+    public let fromAddress: String?
+    public let app: AppMetadata?
+    /// The wallet method that produced it: `eth_sendTransaction`, `wallet_sendCalls`,
+    /// `personal_sign`, `eth_signTypedData_v4`, `wallet_connect_siwe`, ...
+    public let method: String?
+    public let details: TransactionDetails
+
+    public var kind: TransactionKind { details.kind }
+
+    /// - Parameters:
+    ///   - txHash: required for sends and swaps, absent for signatures.
+    ///   - explorerUrl: defaults to the chain's explorer page for `txHash`.
+    ///   - method: required for signatures.
+    /// - Throws: `LedgerError.invalidInput` naming the first field that is not acceptable.
+    public init(vaultId: String, chain: Chain, timestamp: Date, txHash: String?,
+                explorerUrl: String? = nil, fiatValue: DecimalAmount? = nil, fromAddress: String? = nil,
+                app: AppMetadata? = nil, method: String? = nil, details: TransactionDetails) throws {
+        self.vaultId = try TextField.identifier.validate(vaultId, field: "vault")
+        self.chain = chain
+        self.timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
+        self.fiatValue = fiatValue
+        self.fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: "from address") }
+        self.app = app
+        self.method = try TextField.line(max: 128).validate(method, field: "method")
+        self.details = details
+
+        switch details {
+        case let .send(send):
+            _ = try chain.validatedAddress(send.toAddress, field: "to address")
+        case .swap, .signature:
+            break
+        }
+
+        if case let .signature(signature) = details {
+            guard txHash == nil else {
+                throw LedgerError.invalidInput(field: "hash", reason: "a signature record has no transaction hash")
+            }
+            guard let method else {
+                throw LedgerError.invalidInput(field: "method", reason: "a signature record needs its signing method, e.g. personal_sign")
+            }
+            self.txHash = nil
+            self.id = TransactionID.derive("txledger.sig.v1", [
+                self.vaultId, chain.id, method, self.fromAddress ?? "", signature.message, signature.signature ?? "",
+            ])
+        } else {
+            guard let txHash else {
+                throw LedgerError.invalidInput(field: "hash", reason: "a \(details.kind.rawValue) record needs its transaction hash")
+            }
+            let hash = try chain.normalizedTxHash(txHash)
+            self.txHash = hash
+            self.id = TransactionID.derive("txledger.tx.v1", [self.vaultId, chain.id, hash])
+        }
+        self.explorerUrl = try TextField.url.validate(explorerUrl, field: "explorerUrl")
+            ?? self.txHash.flatMap(chain.explorerURL(txHash:))
+    }
+}

@@ -1,0 +1,39 @@
+/// The identifier of a record: 32 lower-case hex digits, derived from what the record is so
+/// that two devices recording the same transaction produce the same id (and a merge keeps one
+/// record). The derivation is specified in `Specs/schema.md`:
+///
+/// - transaction: BLAKE2b-128 of `lp("txledger.tx.v1") lp(vault) lp(chain id) lp(normalized hash)`
+/// - signature: BLAKE2b-128 of `lp("txledger.sig.v1") lp(vault) lp(chain id) lp(method)
+///   lp(signer or "") lp(message) lp(signature or "")`
+///
+/// where `lp(s)` is the UTF-8 byte count of `s` as a 4-byte big-endian integer followed by the bytes.
+public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Accepts 32 hex digits in either case.
+    public init?(_ text: String) {
+        guard text.utf8.count == 32, text.allSatisfy(\.isHexDigit) else { return nil }
+        rawValue = text.lowercased()
+    }
+
+    init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
+
+    static func derive(_ domain: String, _ parts: [String]) -> TransactionID {
+        var input: [UInt8] = []
+        for part in [domain] + parts {
+            let bytes = Array(part.utf8)
+            let n = UInt32(bytes.count)
+            input += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            input += bytes
+        }
+        let digest = Sodium.genericHash(input, outputLength: 16)
+        let hex = digest.map { byte in
+            let s = String(byte, radix: 16)
+            return byte < 16 ? "0" + s : s
+        }.joined()
+        return TransactionID(uncheckedRawValue: hex)
+    }
+
+    public var description: String { rawValue }
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
+}

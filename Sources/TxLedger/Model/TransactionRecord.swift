@@ -1,0 +1,68 @@
+import Foundation
+
+/// A transaction as an app shows it: its immutable facts (reachable directly, e.g.
+/// `record.chain`, `record.txHash`) and the current value of its status and annotations.
+///
+/// Also the input of `Ledger.record(_:)`: a new record may come with a status other than
+/// `broadcasted` and with annotations (when a history is moved in from another app).
+@dynamicMemberLookup
+public struct TransactionRecord: Hashable, Sendable, Identifiable {
+    public let facts: TransactionFacts
+    public let status: TransactionStatus
+    public let confirmedAt: Date?
+    public let failureReason: String?
+    /// When a status provider last checked this transaction.
+    public let lastCheckedAt: Date?
+    public let note: String?
+    /// Sorted, without duplicates.
+    public let labels: [String]
+    public let hidden: Bool
+
+    public var id: TransactionID { facts.id }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<TransactionFacts, T>) -> T {
+        facts[keyPath: keyPath]
+    }
+
+    /// - Throws: `LedgerError.invalidInput` for metadata that does not fit the status, or an
+    ///   annotation over its limits (see `Specs/schema.md`).
+    public init(facts: TransactionFacts, status: StatusUpdate? = nil, lastCheckedAt: Date? = nil,
+                note: String? = nil, labels: [String] = [], hidden: Bool = false) throws {
+        self.facts = facts
+        self.status = status?.status ?? .broadcasted
+        self.confirmedAt = status?.confirmedAt
+        self.failureReason = status?.failureReason
+        self.lastCheckedAt = try lastCheckedAt.map { Date(millis: try Date.validatedMillis($0, field: "lastCheckedAt")) }
+        self.note = try TextField.note.validate(note, field: "note")
+        self.labels = try Self.normalizedLabels(labels)
+        self.hidden = hidden
+    }
+
+    init(state: RecordState) {
+        facts = state.facts.value
+        status = state.status.status
+        confirmedAt = state.status.terminal?.value.confirmedAt
+        failureReason = state.status.terminal?.value.failureReason
+        lastCheckedAt = state.lastCheckedAt
+        note = state.note?.value
+        labels = state.labels?.value ?? []
+        hidden = state.hidden?.value ?? false
+    }
+
+    /// The status part of this record as an update (what `record(_:)` applies).
+    var statusUpdate: StatusUpdate {
+        // Built from a validated record, so it cannot fail.
+        try! StatusUpdate(status, confirmedAt: confirmedAt, failureReason: failureReason)
+    }
+
+    static let maxLabels = 32
+
+    /// Labels as a set: each a single line of at most 64 bytes, at most 32, sorted, unique.
+    static func normalizedLabels(_ labels: [String]) throws -> [String] {
+        let unique = Set(try labels.map { try TextField.line(max: 64).validate($0, field: "label") })
+        guard unique.count <= maxLabels else {
+            throw LedgerError.invalidInput(field: "labels", reason: "\(unique.count) labels; the limit is \(maxLabels)")
+        }
+        return unique.sorted()
+    }
+}

@@ -1,0 +1,26 @@
+import GRDB
+
+/// The single `ledger_meta` row: this replica's id and its clock.
+///
+/// The clock is loaded and saved inside each write transaction rather than kept in memory, so
+/// the stamps of every process writing the same file are one monotonic sequence.
+enum LedgerMeta {
+    static func replicaID(_ db: Database) throws -> ReplicaID {
+        guard let raw = try Int64.fetchOne(db, sql: "SELECT replica_id FROM ledger_meta WHERE id = 1"), raw >= 0 else {
+            throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
+        }
+        return ReplicaID(rawValue: raw)
+    }
+
+    static func loadClock(_ db: Database, maxForwardDrift: Int64) throws -> HybridClock {
+        let row = try Row.fetchOne(db, sql: "SELECT replica_id, clock FROM ledger_meta WHERE id = 1")
+        guard let row, let raw: Int64 = row["replica_id"], raw >= 0 else {
+            throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
+        }
+        return HybridClock(replica: ReplicaID(rawValue: raw), last: row["clock"], maxForwardDrift: maxForwardDrift)
+    }
+
+    static func saveClock(_ clock: HybridClock, _ db: Database) throws {
+        try db.execute(sql: "UPDATE ledger_meta SET clock = ? WHERE id = 1", arguments: [clock.last])
+    }
+}

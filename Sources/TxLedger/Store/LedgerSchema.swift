@@ -1,0 +1,91 @@
+import GRDB
+
+/// The database schema, as GRDB migrations. `Specs/schema.md` describes each table and column.
+/// A migration, once released, is never edited: changes come as new migrations.
+enum LedgerSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: ledger core") { db in
+            try db.execute(sql: """
+                CREATE TABLE ledger_meta (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
+                    clock INTEGER NOT NULL
+                );
+                CREATE TABLE app (
+                    id INTEGER PRIMARY KEY,
+                    domain TEXT NOT NULL DEFAULT '',
+                    uri TEXT NOT NULL DEFAULT '',
+                    scheme TEXT NOT NULL DEFAULT '',
+                    UNIQUE (domain, uri, scheme)
+                );
+                CREATE TABLE record (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    vault_id TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('send', 'swap', 'signature')),
+                    chain TEXT NOT NULL,
+                    timestamp_ms INTEGER NOT NULL,
+                    tx_hash TEXT,
+                    explorer_url TEXT,
+                    fiat_value TEXT,
+                    from_address TEXT,
+                    app_id INTEGER REFERENCES app(id),
+                    method TEXT,
+                    to_address TEXT,
+                    amount TEXT,
+                    token_symbol TEXT,
+                    token_contract TEXT,
+                    token_decimals INTEGER,
+                    token_logo TEXT,
+                    fee_estimate TEXT,
+                    memo TEXT,
+                    from_token_symbol TEXT,
+                    from_token_contract TEXT,
+                    from_token_decimals INTEGER,
+                    from_amount TEXT,
+                    from_chain TEXT,
+                    from_token_logo TEXT,
+                    to_token_symbol TEXT,
+                    to_token_contract TEXT,
+                    to_token_decimals INTEGER,
+                    to_amount TEXT,
+                    min_payout TEXT,
+                    to_chain TEXT,
+                    to_token_logo TEXT,
+                    provider TEXT,
+                    route TEXT,
+                    message TEXT,
+                    signature TEXT,
+                    facts_time INTEGER NOT NULL,
+                    facts_replica INTEGER NOT NULL,
+                    pending_time INTEGER,
+                    pending_replica INTEGER,
+                    terminal_status TEXT CHECK (terminal_status IN ('confirmed', 'failed')),
+                    confirmed_at_ms INTEGER,
+                    failure_reason TEXT,
+                    terminal_time INTEGER,
+                    terminal_replica INTEGER,
+                    status TEXT NOT NULL GENERATED ALWAYS AS (
+                        COALESCE(terminal_status, CASE WHEN pending_time IS NULL THEN 'broadcasted' ELSE 'pending' END)
+                    ) VIRTUAL,
+                    last_checked_at_ms INTEGER,
+                    note TEXT,
+                    note_time INTEGER,
+                    note_replica INTEGER,
+                    labels TEXT,
+                    labels_time INTEGER,
+                    labels_replica INTEGER,
+                    hidden INTEGER CHECK (hidden IN (0, 1)),
+                    hidden_time INTEGER,
+                    hidden_replica INTEGER
+                );
+                CREATE INDEX record_by_vault_time ON record (vault_id, timestamp_ms DESC, id DESC);
+                CREATE INDEX record_by_time ON record (timestamp_ms DESC, id DESC);
+                CREATE INDEX record_by_hash ON record (tx_hash);
+                """)
+            try db.execute(sql: "INSERT INTO ledger_meta (id, replica_id, clock) VALUES (1, ?, 0)",
+                           arguments: [ReplicaID.random().rawValue])
+        }
+        return migrator
+    }
+}

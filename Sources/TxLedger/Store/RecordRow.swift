@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+
+/// Maps a `RecordState` to the columns of the `record` table and back.
+enum RecordRow {
+    static let factColumns = [
+        "id", "vault_id", "kind", "chain", "timestamp_ms", "tx_hash", "explorer_url", "fiat_value",
+        "from_address", "app_id", "method",
+        "to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate", "memo",
+        "from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain", "from_token_logo",
+        "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout", "to_chain", "to_token_logo",
+        "provider", "route", "message", "signature", "facts_time", "facts_replica",
+    ]
+
+    static let registerColumns = [
+        "pending_time", "pending_replica",
+        "terminal_status", "confirmed_at_ms", "failure_reason", "terminal_time", "terminal_replica",
+        "last_checked_at_ms",
+        "note", "note_time", "note_replica",
+        "labels", "labels_time", "labels_replica",
+        "hidden", "hidden_time", "hidden_replica",
+    ]
+
+    /// `SELECT` list that `decode` reads: the record and its app.
+    static let selection = "record.*, app.domain AS app_domain, app.uri AS app_uri, app.scheme AS app_scheme"
+    static let source = "record LEFT JOIN app ON app.id = record.app_id"
+
+    static func factValues(_ facts: Register<TransactionFacts>, appID: Int64?) -> [(any DatabaseValueConvertible)?] {
+        let f = facts.value
+        var send: SendDetails?, swap: SwapDetails?, signature: SignatureDetails?
+        switch f.details {
+        case let .send(d): send = d
+        case let .swap(d): swap = d
+        case let .signature(d): signature = d
+        }
+        return [
+            f.id.rawValue, f.vaultId, f.kind.rawValue, f.chain.id, f.timestamp.millis, f.txHash, f.explorerUrl,
+            f.fiatValue?.string, f.fromAddress, appID, f.method,
+            send?.toAddress, send?.amount.string, send?.token.symbol, send?.token.contract, send?.token.decimals,
+            send?.tokenLogo, send?.feeEstimate?.string, send?.memo,
+            swap?.fromToken.symbol, swap?.fromToken.contract, swap?.fromToken.decimals, swap?.fromAmount.string,
+            swap?.fromChain.id, swap?.fromTokenLogo,
+            swap?.toToken.symbol, swap?.toToken.contract, swap?.toToken.decimals, swap?.toAmount.string,
+            swap?.minimumPayout?.string, swap?.toChain.id, swap?.toTokenLogo,
+            swap?.provider.name, swap?.route, signature?.message, signature?.signature,
+            facts.stamp.time, facts.stamp.replica.rawValue,
+        ]
+    }
+
+    static func registerValues(_ s: RecordState) -> [(any DatabaseValueConvertible)?] {
+        let terminal = s.status.terminal
+        return [
+            s.status.pending?.time, s.status.pending?.replica.rawValue,
+            terminal?.value.status.rawValue, terminal?.value.confirmedAt?.millis, terminal?.value.failureReason,
+            terminal?.stamp.time, terminal?.stamp.replica.rawValue,
+            s.lastCheckedAt?.millis,
+            s.note?.value, s.note?.stamp.time, s.note?.stamp.replica.rawValue,
+            s.labels.map { encodeLabels($0.value) }, s.labels?.stamp.time, s.labels?.stamp.replica.rawValue,
+            s.hidden?.value, s.hidden?.stamp.time, s.hidden?.stamp.replica.rawValue,
+        ]
+    }
+
+    /// Reads a row selected with `selection` from `source`.
+    /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
+    static func decode(_ row: Row, path: String) throws -> RecordState {
+        let id: String = row["id"]
+        do {
+            return try decodeChecked(row)
+        } catch let error as LedgerError {
+            throw LedgerError.unreadableDatabase(path: path, reason: "record \(id) is malformed (\(error.localizedDescription))")
+        }
+    }
+
+    private static func decodeChecked(_ row: Row) throws -> RecordState {
+        let chain = try Chain(parsing: row["chain"])
+        func amount(_ column: String) throws -> DecimalAmount? {
+            try (row[column] as String?).map { try DecimalAmount($0, field: column) }
+        }
+        func token(_ prefix: String) throws -> Token {
+            try Token(symbol: row["\(prefix)_symbol"] ?? "", contract: row["\(prefix)_contract"],
+                      decimals: row["\(prefix)_decimals"], field: prefix)
+        }
+        func required<T>(_ value: T?, _ column: String) throws -> T {
+            guard let value else { throw LedgerError.invalidInput(field: column, reason: "is missing") }
+            return value
+        }
+        let details: TransactionDetails
+        switch row["kind"] as String {
+        case TransactionKind.send.rawValue:
+            details = .send(try SendDetails(
+                toAddress: try required(row["to_address"], "to_address"), amount: try required(amount("amount"), "amount"),
+                token: try token("token"), tokenLogo: row["token_logo"], feeEstimate: try amount("fee_estimate"),
+                memo: row["memo"]))
+        case TransactionKind.swap.rawValue:
+            details = .swap(try SwapDetails(
+                fromToken: try token("from_token"), fromAmount: try required(amount("from_amount"), "from_amount"),
+                fromChain: try Chain(parsing: try required(row["from_chain"], "from_chain")),
+                fromTokenLogo: row["from_token_logo"], toToken: try token("to_token"),
+                toAmount: try required(amount("to_amount"), "to_amount"), minimumPayout: try amount("min_payout"),
+                toChain: try Chain(parsing: try required(row["to_chain"], "to_chain")), toTokenLogo: row["to_token_logo"],
+                provider: try SwapProvider(try required(row["provider"], "provider")), route: row["route"]))
+        default:
+            details = .signature(try SignatureDetails(message: try required(row["message"], "message"), signature: row["signature"]))
+        }
+        let facts = try TransactionFacts(
+            vaultId: row["vault_id"], chain: chain, timestamp: Date(millis: row["timestamp_ms"]), txHash: row["tx_hash"],
+            explorerUrl: row["explorer_url"], fiatValue: try amount("fiat_value"), fromAddress: row["from_address"],
+            app: try AppMetadata(domain: nonEmpty(row["app_domain"]), uri: nonEmpty(row["app_uri"]), scheme: nonEmpty(row["app_scheme"])),
+            method: row["method"], details: details)
+        guard facts.id.rawValue == row["id"] else {
+            throw LedgerError.invalidInput(field: "id", reason: "does not match the record's facts")
+        }
+
+        var terminal: Register<TerminalOutcome>?
+        if let status: String = row["terminal_status"], let stamp = stamp(row, "terminal") {
+            let outcome = TerminalOutcome(status: try TransactionStatus(parsing: status),
+                                          confirmedAt: (row["confirmed_at_ms"] as Int64?).map(Date.init(millis:)),
+                                          failureReason: row["failure_reason"])
+            terminal = Register(outcome, stamp: stamp)
+        }
+        return RecordState(
+            facts: Register(facts, stamp: try required(stamp(row, "facts"), "facts stamp")),
+            status: StatusRegister(pending: stamp(row, "pending"), terminal: terminal),
+            lastCheckedAt: (row["last_checked_at_ms"] as Int64?).map(Date.init(millis:)),
+            note: stamp(row, "note").map { Register(row["note"], stamp: $0) },
+            labels: try stamp(row, "labels").map { Register(try decodeLabels(row["labels"]), stamp: $0) },
+            hidden: stamp(row, "hidden").map { Register(row["hidden"] ?? false, stamp: $0) })
+    }
+
+    private static func stamp(_ row: Row, _ register: String) -> Stamp? {
+        guard let time: Int64 = row["\(register)_time"], let replica: Int64 = row["\(register)_replica"], replica >= 0 else {
+            return nil
+        }
+        return Stamp(time: time, replica: ReplicaID(rawValue: replica))
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        value?.isEmpty == false ? value : nil
+    }
+
+    static func encodeLabels(_ labels: [String]) -> String {
+        // A JSON array of strings; encoding [String] cannot fail.
+        String(decoding: try! JSONEncoder().encode(labels), as: UTF8.self)
+    }
+
+    private static func decodeLabels(_ text: String?) throws -> [String] {
+        guard let data = text?.data(using: .utf8), let labels = try? JSONDecoder().decode([String].self, from: data) else {
+            throw LedgerError.invalidInput(field: "labels", reason: "is not a JSON array of strings")
+        }
+        return labels
+    }
+}

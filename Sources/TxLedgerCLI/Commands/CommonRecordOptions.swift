@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import TxLedger
+
+/// The options every `record` subcommand takes: the facts common to all kinds.
+struct CommonRecordOptions: ParsableArguments {
+    @Option(help: "Vault the transaction belongs to.") var vault: String
+    @Option(help: "Chain: a name (ethereum, bitcoin, solana...), eip155:<id>, 0x<hex id> or custom:<name>.") var chain: String
+    @Option(help: ArgumentHelp("Broadcast time, ISO 8601 (default: now).", valueName: "iso8601")) var at: String?
+    @Option(help: "USD value at broadcast, a decimal.") var fiat: String?
+    @Option(name: .customLong("from"), help: "Sender address.") var fromAddress: String?
+    @Option(help: "Wallet method, e.g. eth_sendTransaction.") var method: String?
+    @Option(help: "Domain of the requesting app.") var appDomain: String?
+    @Option(help: "URI of the requesting app.") var appUri: String?
+    @Option(help: "URL scheme of the requesting app.") var appScheme: String?
+
+    func facts(hash: String?, details: TransactionDetails) throws -> TransactionFacts {
+        try TransactionFacts(
+            vaultId: vault, chain: try Chain(parsing: chain),
+            timestamp: try at.map { try ISO8601.date(from: $0, field: "at") } ?? Date(),
+            txHash: hash, fiatValue: try fiat.map { try DecimalAmount($0, field: "fiat") },
+            fromAddress: fromAddress, app: try AppMetadata(domain: appDomain, uri: appUri, scheme: appScheme),
+            method: method, details: details)
+    }
+}
+
+/// Prints what `record` did with one record.
+func report(_ result: (record: TransactionRecord, outcome: RecordOutcome)) {
+    switch result.outcome {
+    case .recorded: print("recorded \(result.record.id)")
+    case .alreadyRecorded(statusAdvanced: true): print("already recorded \(result.record.id); status advanced to \(result.record.status.rawValue)")
+    case .alreadyRecorded(statusAdvanced: false): print("already recorded \(result.record.id)")
+    }
+}

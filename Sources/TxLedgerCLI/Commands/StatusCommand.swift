@@ -1,0 +1,31 @@
+import ArgumentParser
+import TxLedger
+
+struct StatusCommand: LedgerCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Move a transaction's status: broadcasted -> pending -> confirmed | failed (never back).")
+
+    @ParentCommand var root: TxLedgerCommand
+    @Argument(help: "Record id or transaction hash.") var idOrHash: String
+    @Argument(help: "pending, confirmed or failed.") var state: String
+    @Option(help: "Why it failed (with failed).") var reason: String?
+    @Option(help: ArgumentHelp("When it confirmed, ISO 8601 (with confirmed).", valueName: "iso8601")) var at: String?
+
+    func run(on ledger: Ledger) async throws {
+        let update = try StatusUpdate(
+            try TransactionStatus(parsing: state),
+            confirmedAt: try at.map { try ISO8601.date(from: $0, field: "at") },
+            failureReason: reason)
+        let record = try await ledger.resolve(idOrHash)
+        let result = try await ledger.updateStatus(record.id, to: update)
+        switch result.refusal {
+        case nil:
+            print("\(record.id): \(result.previousStatus.rawValue) -> \(result.record.status.rawValue)")
+        case let .alreadyAt(status)?:
+            print("\(record.id): unchanged, already \(status.rawValue)")
+        case let .wouldRegress(current)?:
+            print("\(record.id): unchanged, \(current.rawValue) never goes back to \(update.status.rawValue)")
+        }
+    }
+}

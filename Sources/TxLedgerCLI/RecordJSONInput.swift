@@ -1,0 +1,61 @@
+import Foundation
+import TxLedger
+
+/// Reads `record --json` input: one record object or an array of them. Errors name the index
+/// of the offending record and the field, in one line.
+enum RecordJSONInput {
+    static func decode(_ data: Data) throws -> [TransactionRecord] {
+        let decoder = JSONDecoder()
+        let isArray = data.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[")
+        do {
+            return isArray ? try decoder.decode(IndexedList.self, from: data).records : [try decoder.decode(TransactionRecord.self, from: data)]
+        } catch let error as IndexedError {
+            throw LedgerError.invalidInput(field: "record \(error.index)", reason: describe(error.underlying))
+        } catch {
+            throw LedgerError.invalidInput(field: "JSON input", reason: describe(error))
+        }
+    }
+
+    private struct IndexedError: Error {
+        let index: Int
+        let underlying: Error
+    }
+
+    private struct IndexedList: Decodable {
+        let records: [TransactionRecord]
+
+        init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            var records: [TransactionRecord] = []
+            while !container.isAtEnd {
+                let index = container.currentIndex
+                do {
+                    records.append(try container.decode(TransactionRecord.self))
+                } catch {
+                    throw IndexedError(index: index, underlying: error)
+                }
+            }
+            self.records = records
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case let error as LedgerError:
+            return error.localizedDescription
+        case let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context):
+            return "\(path(context)) must be \(type == String.self ? "a string" : "a \(type)")"
+        case let DecodingError.keyNotFound(key, context):
+            return "\(path(context, key)) is required"
+        case let DecodingError.dataCorrupted(context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is malformed"
+        default:
+            return "not a record"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context, _ last: CodingKey? = nil) -> String {
+        let keys = (context.codingPath + (last.map { [$0] } ?? [])).filter { $0.intValue == nil }.map(\.stringValue)
+        return keys.isEmpty ? "the value" : "field " + keys.joined(separator: ".")
+    }
+}
