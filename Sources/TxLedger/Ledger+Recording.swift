@@ -54,16 +54,16 @@ extension Ledger {
         guard var existing = try store.fetch(id: record.id) else {
             preconditionFailure("insert conflicted on an id that cannot be read back")
         }
-        var changed = false
+        var statusAdvanced = false, checkedLater = false
         if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamps.next()) {
             existing.status = status
-            changed = true
+            statusAdvanced = true
         }
         if let checked = record.lastCheckedAt, checked > existing.lastCheckedAt ?? .distantPast {
             existing.lastCheckedAt = checked
-            changed = true
+            checkedLater = true
         }
-        if changed { try store.updateRegisters(existing) }
-        return (existing, .alreadyRecorded(statusAdvanced: changed && existing.status.status == record.status))
+        if statusAdvanced || checkedLater { try store.updateRegisters(existing) }
+        return (existing, .alreadyRecorded(statusAdvanced: statusAdvanced))
     }
 }

@@ -58,10 +58,10 @@ public final class Ledger: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        let migrator = LedgerSchema.migrator
         do {
+            try Self.inspectExistingFile(path, migrator: migrator)
             pool = try DatabasePool(path: path, configuration: configuration)
-            let migrator = LedgerSchema.migrator
-            try pool.read { db in try Self.checkOwnership(db, migrator: migrator, path: path) }
             try migrator.migrate(pool)
             replicaID = try pool.read(LedgerMeta.replicaID)
         } catch let error as DatabaseError {
@@ -83,6 +83,18 @@ public final class Ledger: Sendable {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         return dataHome + "/txledger/ledger.sqlite"
         #endif
+    }
+
+    /// Looks at an existing, non-empty file through a read-only connection before anything may
+    /// write to it (opening the pool alone switches a database to WAL, which rewrites its header).
+    private static func inspectExistingFile(_ path: String, migrator: DatabaseMigrator) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard let size, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.read { db in try checkOwnership(db, migrator: migrator, path: path) }
+        try queue.close()
     }
 
     /// Refuses files this ledger must not migrate: a newer TxLedger's, or another program's database.

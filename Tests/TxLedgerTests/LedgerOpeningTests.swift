@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TxLedger
+
+struct LedgerOpeningTests {
+    private func expectUnreadable(_ path: String, reason: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) { try Ledger(path: path) } throws: { error in
+            guard case let LedgerError.unreadableDatabase(p, r) = error, p == path else { return false }
+            return reason.map { r == $0 } ?? true
+        }
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUntouched() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        expectUnreadable(path, reason: "it is not a SQLite database")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("other.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ann')") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        expectUnreadable(path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aLedgerFromANewerVersionIsRefusedAndLeftUntouched() async throws {
+        let test = try TestLedger()
+        try await test.ledger.record(try Fixture.send())
+        try await test.ledger.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
+        let before = try await test.ledger.all()
+        #expect(throws: LedgerError.newerSchema(path: test.ledger.path)) { try test.reopened() }
+        #expect(try await test.ledger.all() == before)
+    }
+
+    @Test func aTruncatedLedgerFailsWithAClearErrorAndIsNotRepaired() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("ledger.sqlite")
+        do {
+            let ledger = try Ledger(path: path)
+            try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
+            try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        let url = URL(fileURLWithPath: path)
+        let full = try Data(contentsOf: url)
+        let truncated = full.prefix(full.count / 3)
+        try truncated.write(to: url)
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+
+        await #expect {
+            let ledger = try Ledger(path: path)
+            _ = try await ledger.all()
+        } throws: { error in
+            switch error as? LedgerError {
+            case .unreadableDatabase?, .storage?: true
+            default: false
+            }
+        }
+        #expect(try Data(contentsOf: url) == truncated)
+    }
+
+    @Test func reopeningKeepsTheReplicaIdentity() throws {
+        let test = try TestLedger()
+        #expect(try test.reopened().replicaID == test.ledger.replicaID)
+        #expect(try TestLedger().ledger.replicaID != test.ledger.replicaID)
+    }
+
+    @Test func createsMissingFolders() async throws {
+        let dir = try TemporaryDirectory()
+        let ledger = try Ledger(path: dir.path("a/b/ledger.sqlite"))
+        try await ledger.record(try Fixture.send())
+        #expect(FileManager.default.fileExists(atPath: dir.path("a/b/ledger.sqlite")))
+    }
+
+    @Test func appliesThePragmasTheSpecNames() async throws {
+        let test = try TestLedger()
+        let (mode, sync, keys) = try await test.ledger.pool.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        #expect(mode == "wal")
+        #expect(sync == 1) // NORMAL
+        #expect(keys == 1)
+    }
+
+    #if os(Linux)
+    @Test func defaultPathFollowsTheEnvironment() {
+        #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "/x/l.sqlite", "HOME": "/h"]) == "/x/l.sqlite")
+        #expect(Ledger.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/txledger/ledger.sqlite")
+        #expect(Ledger.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
+        #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "", "XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
+    }
+    #endif
+}

@@ -1,0 +1,56 @@
+import Foundation
+import PropertyBased
+@testable import TxLedger
+
+/// Generators of CRDT states for the law tests. Stamps come from a small space so that equal
+/// times on different replicas (the tie-break) are frequent; every register value is derived
+/// from its stamp, because in the real system one stamp is one write.
+enum CRDTGen {
+    static func stamp(_ rng: inout any SeededRandomNumberGenerator) -> Stamp {
+        Stamp(millis: Int64.random(in: 0...4, using: &rng), counter: Int64.random(in: 0...1, using: &rng),
+              replica: ReplicaID(rawValue: Int64.random(in: 0...2, using: &rng)))
+    }
+
+    static func optionalStamp(_ rng: inout any SeededRandomNumberGenerator) -> Stamp? {
+        Bool.random(using: &rng) ? stamp(&rng) : nil
+    }
+
+    static func outcome(for stamp: Stamp) -> TerminalOutcome {
+        (stamp.time + stamp.replica.rawValue) % 2 == 0
+            ? TerminalOutcome(status: .confirmed, confirmedAt: Date(millis: stamp.millis * 1000), failureReason: nil)
+            : TerminalOutcome(status: .failed, confirmedAt: nil, failureReason: "reason \(stamp)")
+    }
+
+    static func status(_ rng: inout any SeededRandomNumberGenerator) -> StatusRegister {
+        StatusRegister(pending: optionalStamp(&rng),
+                       terminal: optionalStamp(&rng).map { Register(outcome(for: $0), stamp: $0) })
+    }
+
+    static let statusRegister = Generator<StatusRegister, Shrink.None<StatusRegister>>(run: { rng in status(&rng) })
+
+    /// States of one record (same id), as different replicas could hold them.
+    static let recordState = Generator<RecordState, Shrink.None<RecordState>>(run: { rng in
+        let factsStamp = stamp(&rng)
+        let facts = try! TransactionFacts(
+            vaultId: "v", chain: Fixture.ethereum, timestamp: Date(millis: 1_700_000_000_000 + factsStamp.millis),
+            txHash: Fixture.evmHash(1),
+            details: .send(try! SendDetails(toAddress: Fixture.evmAddress(1), amount: try! DecimalAmount("\(factsStamp.time).\(factsStamp.replica.rawValue)"),
+                                           token: try! Token(symbol: "ETH"))))
+        return RecordState(
+            facts: Register(facts, stamp: factsStamp),
+            status: status(&rng),
+            lastCheckedAt: Bool.random(using: &rng) ? Date(millis: Int64.random(in: 0...5, using: &rng)) : nil,
+            note: optionalStamp(&rng).map { Register($0.counter == 0 ? "note \($0)" : nil, stamp: $0) },
+            labels: optionalStamp(&rng).map { Register(["l\($0.time % 3)", "r\($0.replica.rawValue)"], stamp: $0) },
+            hidden: optionalStamp(&rng).map { Register(($0.time + $0.replica.rawValue) % 2 == 0, stamp: $0) })
+    })
+
+    static let statusUpdate = Generator<StatusUpdate, Shrink.None<StatusUpdate>>(run: { rng in
+        switch Int.random(in: 0...3, using: &rng) {
+        case 0: try! StatusUpdate(.broadcasted)
+        case 1: .pending
+        case 2: try! .confirmed(at: Bool.random(using: &rng) ? Date(millis: 1000) : nil)
+        default: try! .failed(reason: Bool.random(using: &rng) ? "reverted" : nil)
+        }
+    })
+}
