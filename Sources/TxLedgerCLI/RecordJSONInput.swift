@@ -1,18 +1,40 @@
 import Foundation
 import TxLedger
 
-/// Reads `record --json` input: one record object or an array of them. Errors name the index
-/// of the offending record and the field, in one line.
+/// Reads `record --json` input: one record object, an array of them, or what `list --json`
+/// prints (`{"items": [...], "nextCursor": ...}`). Errors name the index of the offending
+/// record and the field, in one line.
 enum RecordJSONInput {
     static func decode(_ data: Data) throws -> [TransactionRecord] {
-        let decoder = JSONDecoder()
-        let isArray = data.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[")
         do {
-            return isArray ? try decoder.decode(IndexedList.self, from: data).records : [try decoder.decode(TransactionRecord.self, from: data)]
+            return try JSONDecoder().decode(Input.self, from: data).records
         } catch let error as IndexedError {
             throw LedgerError.invalidInput(field: "record \(error.index)", reason: describe(error.underlying))
         } catch {
             throw LedgerError.invalidInput(field: "JSON input", reason: describe(error))
+        }
+    }
+
+    /// Tells the three shapes apart in the one decoding pass.
+    private struct Input: Decodable {
+        let records: [TransactionRecord]
+
+        private struct ItemsKey: CodingKey {
+            var stringValue: String { "items" }
+            var intValue: Int? { nil }
+            init() {}
+            init?(stringValue: String) { guard stringValue == "items" else { return nil } }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: Decoder) throws {
+            if (try? decoder.unkeyedContainer()) != nil {
+                records = try IndexedList(from: decoder).records
+            } else if let envelope = try? decoder.container(keyedBy: ItemsKey.self), envelope.contains(ItemsKey()) {
+                records = try envelope.decode(IndexedList.self, forKey: ItemsKey()).records
+            } else {
+                records = [try TransactionRecord(from: decoder)]
+            }
         }
     }
 

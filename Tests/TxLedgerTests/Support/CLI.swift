@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Runs the built `txledger` binary, as a person or a script would.
+struct CLI {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+    }
+
+    /// `$TXLEDGER_BIN`, else `.build/debug/txledger` of this package (scripts/test.sh builds it).
+    static let binary: URL = {
+        if let explicit = ProcessInfo.processInfo.environment["TXLEDGER_BIN"] { return URL(fileURLWithPath: explicit) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/txledger")
+    }()
+
+    let db: String
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path),
+                     "txledger is not built at \(Self.binary.path): run scripts/test.sh, or swift build first", sourceLocation: sourceLocation)
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["--db", db] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "TXLEDGER_DB")
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        // Read both pipes while the process runs so that a large output cannot block it.
+        async let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        async let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let (o, e) = (await stdoutData, await stderrData)
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}
