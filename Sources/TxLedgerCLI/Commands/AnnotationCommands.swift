@@ -31,29 +31,33 @@ struct LabelCommand: LedgerCommand {
     }
 }
 
-struct HideCommand: LedgerCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "hide", abstract: "Hide a transaction from listings (list --include-hidden still shows it).")
+/// `hide` and `unhide`: one body, two command names.
+protocol VisibilityCommand: LedgerCommand {
+    static var hides: Bool { get }
+    var idOrHash: String { get }
+}
 
-    @ParentCommand var root: TxLedgerCommand
-    @Argument(help: "Record id or transaction hash.") var idOrHash: String
-
+extension VisibilityCommand {
     func run(on ledger: Ledger) async throws {
         let record = try await ledger.resolve(idOrHash)
-        try await ledger.setHidden(true, for: record.id)
-        print("\(record.id): hidden")
+        try await ledger.setHidden(Self.hides, for: record.id)
+        print("\(record.id): \(Self.hides ? "hidden" : "visible")")
     }
 }
 
-struct UnhideCommand: LedgerCommand {
-    static let configuration = CommandConfiguration(commandName: "unhide", abstract: "Show a hidden transaction again.")
+struct HideCommand: VisibilityCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hide", abstract: "Hide a transaction from listings (list --include-hidden still shows it).")
+    static let hides = true
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "Record id or transaction hash.") var idOrHash: String
+}
 
-    func run(on ledger: Ledger) async throws {
-        let record = try await ledger.resolve(idOrHash)
-        try await ledger.setHidden(false, for: record.id)
-        print("\(record.id): visible")
-    }
+struct UnhideCommand: VisibilityCommand {
+    static let configuration = CommandConfiguration(commandName: "unhide", abstract: "Show a hidden transaction again.")
+    static let hides = false
+
+    @ParentCommand var root: TxLedgerCommand
+    @Argument(help: "Record id or transaction hash.") var idOrHash: String
 }

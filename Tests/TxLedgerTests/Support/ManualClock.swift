@@ -9,11 +9,18 @@ final class ManualClock: @unchecked Sendable {
     init(_ start: Date = Date(timeIntervalSince1970: 1_751_371_200)) { current = start }
 
     var now: Date {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
+        get { locked { current } }
+        set { locked { current = newValue } }
     }
 
-    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+    func advance(by seconds: TimeInterval) { locked { current += seconds } }
+
+    // NSLocking.withLock needs macOS 14; the package supports macOS 13.
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
 
     /// The closure a `Ledger.Options` takes.
     var wallClock: @Sendable () -> Date { { [self] in now } }
