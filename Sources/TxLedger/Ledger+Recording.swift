@@ -47,15 +47,24 @@ extension Ledger {
 
     private static func record(_ record: TransactionRecord, store: RecordStore,
                                stamps: inout StampSource) throws -> (state: RecordState, outcome: RecordOutcome) {
-        let new = RecordState(recording: record, stamp: stamps.next())
+        // Stamped after the vault's clear watermark, so a new record is never born erased.
+        let watermark = try store.cachedWatermark(record.vaultId)
+        let new = RecordState(recording: record, stamp: stamps.next(after: watermark))
         if try store.insertIfAbsent(new) {
             return (new, .recorded)
         }
-        guard var existing = try store.fetch(id: record.id) else {
+        guard var existing = try store.fetchStored(id: record.id) else {
             preconditionFailure("insert conflicted on an id that cannot be read back")
         }
+        guard existing.isVisible(clearedThrough: watermark) else {
+            // Erased by a clear, with later registers kept: recorded anew, joining what survived.
+            let joined = existing.joined(with: new)
+            try store.save(joined)
+            return (joined, .recorded)
+        }
         var statusAdvanced = false, checkedLater = false
-        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamps.next()) {
+        let latest = [existing.status.pending, existing.status.terminal?.stamp].compactMap { $0 }.max()
+        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamps.next(after: latest)) {
             existing.status = status
             statusAdvanced = true
         }

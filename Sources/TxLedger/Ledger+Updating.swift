@@ -18,7 +18,8 @@ extension Ledger {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
             let previous = state.status.status
-            switch state.status.applying(update, stamp: stamps.next()) {
+            let latest = [state.status.pending, state.status.terminal?.stamp].compactMap { $0 }.max()
+            switch state.status.applying(update, stamp: stamps.next(after: latest)) {
             case let .success(status):
                 state.status = status
                 try store.updateRegisters(state)
@@ -56,7 +57,7 @@ extension Ledger {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
             if (state[keyPath: register]?.value ?? unset) != value {
-                state[keyPath: register] = Register(value, stamp: stamps.next())
+                state[keyPath: register] = Register(value, stamp: stamps.next(after: state[keyPath: register]?.stamp))
                 try store.updateRegisters(state)
             }
             return state.record

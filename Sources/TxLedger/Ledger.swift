@@ -20,12 +20,17 @@ public final class Ledger: Sendable {
         public var logger: Logger
         /// Remote stamps further ahead of the wall clock than this do not advance the clock.
         public var maxForwardDriftMillis: Int64
+        /// Open an existing ledger without ever writing to it (e.g. another replica's file to
+        /// merge from). Writes then fail with `LedgerError.storage`.
+        public var readOnly: Bool
         /// One day: a device whose clock is wrong by hours still syncs its clock forward.
         public static let defaultMaxForwardDriftMillis: Int64 = 24 * 60 * 60 * 1000
 
         public init(wallClock: @escaping @Sendable () -> Date = { Date() },
                     logger: Logger = Logger(label: "txledger"),
-                    maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis) {
+                    maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis,
+                    readOnly: Bool = false) {
+            self.readOnly = readOnly
             self.wallClock = wallClock
             self.logger = logger
             self.maxForwardDriftMillis = maxForwardDriftMillis
@@ -46,12 +51,19 @@ public final class Ledger: Sendable {
         self.path = path
         self.options = options
         let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw LedgerError.unreadableDatabase(path: path, reason: "its folder cannot be created")
+        if options.readOnly {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw LedgerError.unreadableDatabase(path: path, reason: "the file does not exist")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw LedgerError.unreadableDatabase(path: path, reason: "its folder cannot be created")
+            }
         }
         var configuration = Configuration()
+        configuration.readonly = options.readOnly
         configuration.label = path
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -62,7 +74,13 @@ public final class Ledger: Sendable {
         do {
             try Self.inspectExistingFile(path, migrator: migrator)
             pool = try DatabasePool(path: path, configuration: configuration)
-            try migrator.migrate(pool)
+            if options.readOnly {
+                guard try pool.read(migrator.hasCompletedMigrations) else {
+                    throw LedgerError.unreadableDatabase(path: path, reason: "it was written by an older TxLedger; open it once with txledger to upgrade it")
+                }
+            } else {
+                try migrator.migrate(pool)
+            }
             replicaID = try pool.read(LedgerMeta.replicaID)
         } catch let error as DatabaseError {
             throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error))
@@ -124,8 +142,9 @@ public final class Ledger: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in one write transaction, with the clock loaded at its start and saved at its
-    /// end if it issued stamps. Everything `body` writes commits together or not at all.
+    /// Runs `body` in one write transaction, with the clock and change sequence number loaded at
+    /// its start and saved at its end if it used them. Everything `body` writes commits together
+    /// or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (RecordStore, inout StampSource) throws -> T) async throws -> T {
         let path = path, options = options
         return try await mapStorageErrors {
@@ -133,8 +152,10 @@ public final class Ledger: Sendable {
                 var stamps = StampSource(
                     clock: try LedgerMeta.loadClock(db, maxForwardDrift: options.maxForwardDriftMillis),
                     wallClock: options.wallClock)
-                let result = try body(RecordStore(db, path: path), &stamps)
+                let store = RecordStore(db, path: path, changeSeq: try LedgerMeta.seq(db) + 1)
+                let result = try body(store, &stamps)
                 if stamps.issued { try LedgerMeta.saveClock(stamps.clock, db) }
+                if store.changed { try LedgerMeta.saveSeq(store.changeSeq, db) }
                 return result
             }
         }

@@ -12,7 +12,7 @@ struct TxLedgerCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InitCommand.self, RecordCommand.self, StatusCommand.self, NoteCommand.self, LabelCommand.self,
-            HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self,
+            HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, MergeCommand.self, ClearCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp(

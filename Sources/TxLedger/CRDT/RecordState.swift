@@ -5,7 +5,8 @@ import Foundation
 /// - `facts`: written once per replica that records the transaction; between replicas that
 ///   wrote different facts for one id, the greater stamp wins (a deterministic rule).
 /// - `status`: the status lattice (`StatusRegister`).
-/// - `lastCheckedAt`: joins as a maximum.
+/// - `lastCheckedAt`: joins as a maximum among the checks of the winning facts (ordered by
+///   facts stamp, then instant), so that it is erased together with the facts by a clear.
 /// - `note`, `labels`, `hidden`: independent last-writer-wins registers (absent until written).
 ///
 /// See `Specs/crdt.md`.
@@ -50,11 +51,34 @@ struct RecordState: Hashable, Sendable {
         return RecordState(
             facts: facts.joined(with: other.facts),
             status: status.joined(with: other.status),
-            lastCheckedAt: [lastCheckedAt, other.lastCheckedAt].compactMap { $0 }.max(),
+            lastCheckedAt: facts.stamp == other.facts.stamp
+                ? [lastCheckedAt, other.lastCheckedAt].compactMap { $0 }.max()
+                : (facts.stamp > other.facts.stamp ? lastCheckedAt : other.lastCheckedAt),
             note: note.joined(with: other.note),
             labels: labels.joined(with: other.labels),
             hidden: hidden.joined(with: other.hidden))
     }
 
     var record: TransactionRecord { TransactionRecord(state: self) }
+
+    /// Whether the record is visible under a vault clear watermark: its facts survive it.
+    func isVisible(clearedThrough watermark: Stamp?) -> Bool {
+        watermark.map { facts.stamp > $0 } ?? true
+    }
+
+    /// This state after a vault clear at `watermark`: every register stamped at or before it is
+    /// erased. If the facts are erased but a later register survives, the state remains,
+    /// invisible, so that the later register still joins (see Specs/crdt.md, "Clearing a vault").
+    /// `nil` when nothing survives.
+    func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
+        guard let watermark else { return self }
+        func keep<V>(_ register: Register<V>?) -> Register<V>? { register.flatMap { $0.stamp > watermark ? $0 : nil } }
+        let status = StatusRegister(pending: status.pending.flatMap { $0 > watermark ? $0 : nil }, terminal: keep(status.terminal))
+        let factsSurvive = facts.stamp > watermark
+        let result = RecordState(facts: facts, status: status, lastCheckedAt: factsSurvive ? lastCheckedAt : nil,
+                                 note: keep(note), labels: keep(labels), hidden: keep(hidden))
+        let anyRegister = status.pending != nil || status.terminal != nil || result.note != nil
+            || result.labels != nil || result.hidden != nil
+        return factsSurvive || anyRegister ? result : nil
+    }
 }

@@ -37,8 +37,12 @@ struct HybridClock: Sendable, Equatable {
     /// Takes a stamp received from another replica into account, so that local writes issued
     /// afterwards order after it (unless it is too far ahead of the wall clock).
     mutating func observe(_ remote: Stamp, wallMillis: Int64) -> Observation {
-        guard remote.millis <= wallMillis + maxForwardDrift else { return .tooFarAhead }
+        guard !isTooFarAhead(remote, wallMillis: wallMillis) else { return .tooFarAhead }
         last = max(last, remote.time)
         return .advanced
+    }
+
+    func isTooFarAhead(_ remote: Stamp, wallMillis: Int64) -> Bool {
+        remote.millis > wallMillis + maxForwardDrift
     }
 }

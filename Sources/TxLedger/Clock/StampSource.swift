@@ -16,4 +16,24 @@ struct StampSource {
         issued = true
         return clock.tick(wallMillis: wallClock().millis)
     }
+
+    /// The stamp of a local write that replaces a value stamped `current`: the next clock stamp,
+    /// or just after `current` if that is later (a value from a device whose clock runs far
+    /// ahead). A user's edit thus always wins over what it replaces, without moving the clock.
+    mutating func next(after current: Stamp?) -> Stamp {
+        let stamp = next()
+        guard let current, current >= stamp else { return stamp }
+        return Stamp(time: current.time + 1, replica: stamp.replica)
+    }
+
+    func isTooFarAhead(_ remote: Stamp) -> Bool {
+        clock.isTooFarAhead(remote, wallMillis: wallClock().millis)
+    }
+
+    /// Lets a remote stamp advance the clock (see `HybridClock.observe`).
+    mutating func observe(_ remote: Stamp) -> HybridClock.Observation {
+        let observation = clock.observe(remote, wallMillis: wallClock().millis)
+        if observation == .advanced { issued = true }
+        return observation
+    }
 }

@@ -1,6 +1,6 @@
 import GRDB
 
-/// The single `ledger_meta` row: this replica's id and its clock.
+/// The single `ledger_meta` row: this replica's id, its clock and its change sequence number.
 ///
 /// The clock is loaded and saved inside each write transaction rather than kept in memory, so
 /// the stamps of every process writing the same file are one monotonic sequence.
@@ -22,5 +22,14 @@ enum LedgerMeta {
 
     static func saveClock(_ clock: HybridClock, _ db: Database) throws {
         try db.execute(sql: "UPDATE ledger_meta SET clock = ? WHERE id = 1", arguments: [clock.last])
+    }
+
+    /// The change sequence number of the last write transaction that changed anything.
+    static func seq(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM ledger_meta WHERE id = 1") ?? 0
+    }
+
+    static func saveSeq(_ seq: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE ledger_meta SET seq = ? WHERE id = 1", arguments: [seq])
     }
 }

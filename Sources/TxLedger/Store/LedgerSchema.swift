@@ -86,6 +86,29 @@ enum LedgerSchema {
             try db.execute(sql: "INSERT INTO ledger_meta (id, replica_id, clock) VALUES (1, ?, 0)",
                            arguments: [ReplicaID.random().rawValue])
         }
+        migrator.registerMigration("v2: replication") { db in
+            try db.execute(sql: """
+                ALTER TABLE ledger_meta ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE record ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE vault (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    cleared_time INTEGER,
+                    cleared_replica INTEGER,
+                    change_seq INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE peer (
+                    vault_id TEXT NOT NULL,
+                    replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
+                    have_seq INTEGER NOT NULL DEFAULT 0,
+                    acked_seq INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (vault_id, replica_id)
+                ) WITHOUT ROWID;
+                INSERT INTO vault (id, change_seq) SELECT DISTINCT vault_id, 1 FROM record;
+                UPDATE record SET change_seq = 1;
+                UPDATE ledger_meta SET seq = 1 WHERE EXISTS (SELECT 1 FROM record);
+                CREATE INDEX record_by_vault_change ON record (vault_id, change_seq);
+                """)
+        }
         return migrator
     }
 }

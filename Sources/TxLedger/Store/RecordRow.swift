@@ -24,6 +24,10 @@ enum RecordRow {
     /// `SELECT` list that `decode` reads: the record and its app.
     static let selection = "record.*, app.domain AS app_domain, app.uri AS app_uri, app.scheme AS app_scheme"
     static let source = "record LEFT JOIN app ON app.id = record.app_id"
+    /// Joined to `source` by reads that must hide records erased by a vault clear.
+    static let visibleSource = source + " LEFT JOIN vault ON vault.id = record.vault_id"
+    /// The condition a visible record meets: its facts are later than its vault's watermark.
+    static let isVisible = "(vault.cleared_time IS NULL OR (record.facts_time, record.facts_replica) > (vault.cleared_time, vault.cleared_replica))"
 
     static func factValues(_ facts: Register<TransactionFacts>, appID: Int64?) -> [(any DatabaseValueConvertible)?] {
         let f = facts.value

@@ -2,42 +2,76 @@ import GRDB
 
 /// The SQL the ledger runs against the `record` and `app` tables, inside a transaction the
 /// caller opened. Statements are prepared once per connection (`cachedStatement`).
+///
+/// Every row a write transaction changes gets that transaction's `changeSeq`, so that a delta
+/// for a peer reads only what changed since the peer last saw this replica (crdt.md).
 final class RecordStore {
-    private let db: Database
+    let db: Database
     private let path: String
+    /// The change sequence number of the write transaction (0 for reads).
+    let changeSeq: Int64
+    /// Whether this transaction changed anything, i.e. used `changeSeq`.
+    private(set) var changed = false
     /// App rows already resolved in this transaction (a batch usually names few apps).
     private var appIDs: [AppMetadata: Int64] = [:]
+    /// Vault rows already ensured in this transaction.
+    var ensuredVaults: Set<String> = []
+    /// Clear watermarks read in this transaction (`clear` keeps it current).
+    var watermarks: [String: Stamp?] = [:]
 
-    init(_ db: Database, path: String) {
+    init(_ db: Database, path: String, changeSeq: Int64 = 0) {
         self.db = db
         self.path = path
+        self.changeSeq = changeSeq
     }
+
+    /// Notes that this transaction changes the ledger.
+    func markChanged() { changed = true }
 
     // MARK: - Writing
 
-    private static let insertSQL = """
-        INSERT INTO record (\((RecordRow.factColumns + RecordRow.registerColumns).joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: RecordRow.factColumns.count + RecordRow.registerColumns.count).joined(separator: ", ")))
-        ON CONFLICT (id) DO NOTHING
+    private static let allColumns = RecordRow.factColumns + RecordRow.registerColumns + ["change_seq"]
+    private static let insertPrefix = """
+        INSERT INTO record (\(allColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: allColumns.count).joined(separator: ", ")))
         """
+    private static let insertSQL = insertPrefix + " ON CONFLICT (id) DO NOTHING"
+    private static let upsertSQL = insertPrefix + " ON CONFLICT (id) DO UPDATE SET "
+        + allColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     private static let updateRegistersSQL = """
-        UPDATE record SET \(RecordRow.registerColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
+        UPDATE record SET \((RecordRow.registerColumns + ["change_seq"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
         """
 
     /// Inserts a record that does not exist yet; returns `false` (and writes nothing) if a
     /// record with its id exists.
     func insertIfAbsent(_ state: RecordState) throws -> Bool {
-        let appID = try appID(for: state.facts.value.app)
-        let values = RecordRow.factValues(state.facts, appID: appID) + RecordRow.registerValues(state)
-        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: StatementArguments(values))
-        return db.changesCount > 0
+        try execute(Self.insertSQL, try rowValues(state))
+        guard db.changesCount > 0 else { return false }
+        changed = true
+        try ensureVault(state.facts.value.vaultId)
+        return true
+    }
+
+    /// Writes a whole record, new or not (facts and registers), as a merge decided it.
+    func save(_ state: RecordState) throws {
+        try execute(Self.upsertSQL, try rowValues(state))
+        changed = true
+        try ensureVault(state.facts.value.vaultId)
     }
 
     /// Writes the status, lastCheckedAt and annotation registers of an existing record.
     func updateRegisters(_ state: RecordState) throws {
-        let values = RecordRow.registerValues(state) + [state.id.rawValue]
-        try db.cachedStatement(sql: Self.updateRegistersSQL).execute(arguments: StatementArguments(values))
+        try execute(Self.updateRegistersSQL, RecordRow.registerValues(state) + [changeSeq, state.id.rawValue])
+        changed = true
+    }
+
+    private func rowValues(_ state: RecordState) throws -> [(any DatabaseValueConvertible)?] {
+        RecordRow.factValues(state.facts, appID: try appID(for: state.facts.value.app)) + RecordRow.registerValues(state) + [changeSeq]
+    }
+
+    private func execute(_ sql: String, _ values: [(any DatabaseValueConvertible)?]) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
     }
 
     private func appID(for app: AppMetadata?) throws -> Int64? {
@@ -54,22 +88,38 @@ final class RecordStore {
 
     // MARK: - Reading
 
+    /// The visible record with this id.
     func fetch(id: TransactionID) throws -> RecordState? {
+        try fetchAll("""
+            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) WHERE record.id = ? AND \(RecordRow.isVisible)
+            """, [id.rawValue]).first
+    }
+
+    /// The stored state with this id, visible or erased by a clear (for merges).
+    func fetchStored(id: TransactionID) throws -> RecordState? {
         try fetchAll("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ?", [id.rawValue]).first
     }
 
-    /// Records whose hash equals one of `hashes` (the spellings a user may have typed).
+    /// Every stored state of `vault` changed after the change sequence number `since`.
+    func fetchStored(vault: String, changedAfter since: Int64) throws -> [RecordState] {
+        try fetchAll("""
+            SELECT \(RecordRow.selection) FROM \(RecordRow.source)
+            WHERE record.vault_id = ? AND record.change_seq > ? ORDER BY record.id
+            """, [vault, since])
+    }
+
+    /// Visible records whose hash equals one of `hashes` (the spellings a user may have typed).
     func fetch(hashes: [String]) throws -> [RecordState] {
         let marks = Array(repeating: "?", count: hashes.count).joined(separator: ", ")
         return try fetchAll("""
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE record.tx_hash IN (\(marks)) ORDER BY record.id
+            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource)
+            WHERE record.tx_hash IN (\(marks)) AND \(RecordRow.isVisible) ORDER BY record.id
             """, StatementArguments(hashes))
     }
 
     /// Up to `limit` records newest first (`timestamp`, then `id`, descending), after `cursor`.
     func page(vault: String?, includeHidden: Bool, after cursor: PageCursor?, limit: Int) throws -> [RecordState] {
-        var conditions: [String] = []
+        var conditions: [String] = [RecordRow.isVisible]
         var arguments: StatementArguments = []
         if let vault {
             conditions.append("record.vault_id = ?")
@@ -82,10 +132,10 @@ final class RecordStore {
             conditions.append("(record.timestamp_ms, record.id) < (?, ?)")
             arguments += [cursor.timestampMillis, cursor.id.rawValue]
         }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let filter = "WHERE " + conditions.joined(separator: " AND ")
         arguments += [limit]
         return try fetchAll("""
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source) \(filter)
+            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(filter)
             ORDER BY record.timestamp_ms DESC, record.id DESC LIMIT ?
             """, arguments)
     }

@@ -1,0 +1,65 @@
+/// What merging change sets did to a replica.
+public struct MergeReport: Sendable, Equatable, Codable {
+    /// Records that were not visible here before and are now.
+    public var recordsAdded = 0
+    /// Records that were visible and had at least one register change.
+    public var recordsChanged = 0
+    /// Records received that changed nothing here.
+    public var recordsUnchanged = 0
+    /// Records that a newer clear watermark removed here.
+    public var recordsCleared = 0
+    /// Registers (facts, status parts, lastCheckedAt, note, labels, hidden) that took the received value.
+    public var registersUpdated = 0
+    /// Registers whose local value was kept.
+    public var registersUnchanged = 0
+    /// Stamps more than the allowed drift ahead of this machine's clock: kept as data, but they
+    /// did not advance the clock (see Specs/crdt.md).
+    public var futureStamps = 0
+    /// Places where both sides had written different values and one was chosen.
+    public var conflicts: [MergeConflict] = []
+
+    public init() {}
+
+    /// Whether the merge changed this replica at all.
+    public var changedAnything: Bool { recordsAdded + recordsChanged + recordsCleared > 0 }
+
+    static func + (lhs: MergeReport, rhs: MergeReport) -> MergeReport {
+        var sum = lhs
+        sum.recordsAdded += rhs.recordsAdded
+        sum.recordsChanged += rhs.recordsChanged
+        sum.recordsUnchanged += rhs.recordsUnchanged
+        sum.recordsCleared += rhs.recordsCleared
+        sum.registersUpdated += rhs.registersUpdated
+        sum.registersUnchanged += rhs.registersUnchanged
+        sum.futureStamps += rhs.futureStamps
+        sum.conflicts += rhs.conflicts
+        return sum
+    }
+}
+
+/// Both replicas wrote one register of a record with different values; the join kept one.
+public struct MergeConflict: Sendable, Equatable, Codable {
+    public let id: TransactionID
+    /// `facts`, `status`, `note`, `labels` or `hidden`.
+    public let register: String
+    /// The value that was kept, and the one that lost, as short text (e.g. `failed`, `confirmed`).
+    public let kept: String
+    public let discarded: String
+    /// Whether the kept value is the one received (`true`) or the local one.
+    public let keptReceived: Bool
+}
+
+extension TransactionID: Codable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = TransactionID(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a transaction id"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,98 @@
+import GRDB
+
+/// The `vault` and `peer` tables: clear watermarks, and what this replica and its peers know
+/// of each other's changes, per vault (crdt.md, "Deltas").
+extension RecordStore {
+    /// Every vault this ledger holds rows for.
+    func vaults() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM vault ORDER BY id")
+    }
+
+    func ensureVault(_ vault: String) throws {
+        guard !ensuredVaults.contains(vault) else { return }
+        try db.cachedStatement(sql: "INSERT INTO vault (id, change_seq) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            .execute(arguments: [vault, changeSeq])
+        ensuredVaults.insert(vault)
+    }
+
+    /// The vault's clear watermark and the change sequence number that last changed it.
+    func watermark(_ vault: String) throws -> (stamp: Stamp?, changeSeq: Int64) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT cleared_time, cleared_replica, change_seq FROM vault WHERE id = ?", arguments: [vault]) else {
+            return (nil, 0)
+        }
+        let stamp: Stamp? = (row["cleared_time"] as Int64?).flatMap { time in
+            (row["cleared_replica"] as Int64?).map { Stamp(time: time, replica: ReplicaID(rawValue: $0)) }
+        }
+        return (stamp, row["change_seq"])
+    }
+
+    /// The vault's clear watermark, read once per transaction.
+    func cachedWatermark(_ vault: String) throws -> Stamp? {
+        if let known = watermarks[vault] { return known }
+        let stamp = try watermark(vault).stamp
+        watermarks[vault] = stamp
+        return stamp
+    }
+
+    /// Raises the vault's watermark to `stamp` and applies it to the stored rows: every register
+    /// stamped at or before it is erased; rows with nothing left are deleted.
+    /// - Returns: how many records stopped being visible.
+    func clear(_ vault: String, through stamp: Stamp) throws -> Int {
+        let previous = try watermark(vault).stamp
+        guard previous.map({ stamp > $0 }) ?? true else { return 0 }
+        try ensureVault(vault)
+        try db.execute(sql: "UPDATE vault SET cleared_time = ?, cleared_replica = ?, change_seq = ? WHERE id = ?",
+                       arguments: [stamp.time, stamp.replica.rawValue, changeSeq, vault])
+        watermarks[vault] = stamp
+        markChanged()
+        let w: StatementArguments = [vault, stamp.time, stamp.replica.rawValue]
+        let cleared = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM record WHERE vault_id = ? AND (facts_time, facts_replica) <= (?, ?)
+              AND (? IS NULL OR (facts_time, facts_replica) > (?, ?))
+            """, arguments: w + [previous?.time, previous?.time, previous?.replica.rawValue]) ?? 0
+        let erasures = [
+            ("pending", "pending_time = NULL, pending_replica = NULL"),
+            ("terminal", "terminal_status = NULL, confirmed_at_ms = NULL, failure_reason = NULL, terminal_time = NULL, terminal_replica = NULL"),
+            ("note", "note = NULL, note_time = NULL, note_replica = NULL"),
+            ("labels", "labels = NULL, labels_time = NULL, labels_replica = NULL"),
+            ("hidden", "hidden = NULL, hidden_time = NULL, hidden_replica = NULL"),
+            ("facts", "last_checked_at_ms = NULL"),
+        ]
+        for (register, assignments) in erasures {
+            try db.execute(sql: """
+                UPDATE record SET \(assignments), change_seq = ?
+                WHERE vault_id = ? AND (\(register)_time, \(register)_replica) <= (?, ?)
+                """, arguments: [changeSeq] + w)
+        }
+        try db.execute(sql: """
+            DELETE FROM record WHERE vault_id = ? AND (facts_time, facts_replica) <= (?, ?)
+              AND pending_time IS NULL AND terminal_time IS NULL AND note_time IS NULL
+              AND labels_time IS NULL AND hidden_time IS NULL
+            """, arguments: w)
+        return cleared
+    }
+
+    // MARK: - Knowledge of peers
+
+    /// For each replica: up to which of its change sequence numbers this replica holds its
+    /// changes of `vault`.
+    func held(_ vault: String) throws -> [ReplicaID: Int64] {
+        let rows = try Row.fetchAll(db, sql: "SELECT replica_id, have_seq FROM peer WHERE vault_id = ? AND have_seq > 0", arguments: [vault])
+        return Dictionary(uniqueKeysWithValues: rows.map { (ReplicaID(rawValue: $0["replica_id"]), $0["have_seq"]) })
+    }
+
+    /// Up to which of this replica's change sequence numbers `peer` is known to hold `vault`.
+    func acknowledged(_ vault: String, by peer: ReplicaID) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT acked_seq FROM peer WHERE vault_id = ? AND replica_id = ?",
+                           arguments: [vault, peer.rawValue]) ?? 0
+    }
+
+    /// Raises what this replica holds of `peer` and what `peer` holds of this replica.
+    func learn(_ vault: String, peer: ReplicaID, held: Int64?, acknowledged: Int64?) throws {
+        try db.execute(sql: """
+            INSERT INTO peer (vault_id, replica_id, have_seq, acked_seq) VALUES (?, ?, ?, ?)
+            ON CONFLICT (vault_id, replica_id) DO UPDATE SET
+              have_seq = MAX(have_seq, excluded.have_seq), acked_seq = MAX(acked_seq, excluded.acked_seq)
+            """, arguments: [vault, peer.rawValue, held ?? 0, acknowledged ?? 0])
+    }
+}
