@@ -28,9 +28,11 @@ extension Ledger {
     public func merge(_ changeSets: [ChangeSet]) async throws -> MergeReport {
         let me = replicaID
         let report = try await write { store, stamps in
-            try changeSets.reduce(MergeReport()) { sum, changes in
-                sum + (try Self.merge(changes, into: store, stamps: &stamps, me: me))
+            var report = MergeReport()
+            for changes in changeSets {
+                try Self.merge(changes, into: store, stamps: &stamps, me: me, report: &report)
             }
+            return report
         }
         if report.futureStamps > 0 {
             options.logger.warning("merged stamps far ahead of this clock; they did not advance it", metadata: ["count": "\(report.futureStamps)"])
@@ -54,8 +56,8 @@ extension Ledger {
         }
     }
 
-    private static func merge(_ changes: ChangeSet, into store: RecordStore, stamps: inout StampSource, me: ReplicaID) throws -> MergeReport {
-        var report = MergeReport()
+    private static func merge(_ changes: ChangeSet, into store: RecordStore, stamps: inout StampSource, me: ReplicaID,
+                              report: inout MergeReport) throws {
         let vault = changes.vaultId
         for record in changes.records where record.facts.value.vaultId != vault {
             throw LedgerError.invalidInput(field: "change set", reason: "a change set for vault '\(vault)' carries record \(record.id) of another vault")
@@ -64,12 +66,12 @@ extension Ledger {
         // The clock: remote stamps advance it, unless they are too far ahead.
         let received = changes.records.flatMap(\.stamps) + (changes.clearedThrough.map { [$0] } ?? [])
         let (ahead, acceptable) = (received.filter(stamps.isTooFarAhead), received.filter { !stamps.isTooFarAhead($0) })
-        report.futureStamps = ahead.count
+        report.futureStamps += ahead.count
         if let latest = acceptable.max() { _ = stamps.observe(latest) }
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
         if let theirs = changes.clearedThrough {
-            report.recordsCleared = try store.clear(vault, through: theirs)
+            report.recordsCleared += try store.clear(vault, through: theirs)
         }
         let watermark = try store.cachedWatermark(vault)
 
@@ -84,12 +86,12 @@ extension Ledger {
             }
             let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
             if let result = merge.result { try store.save(result) }
-            report = report + merge.report
+            report.add(merge.report)
         }
 
         // Knowledge: what this replica now holds of the origin (and, from a full export, of
         // every replica the origin holds), and what the origin holds of this replica.
-        guard changes.origin != me else { return report }
+        guard changes.origin != me else { return }
         let heldBefore = try store.held(vault)[changes.origin] ?? 0
         try store.learn(vault, peer: changes.origin, held: changes.since <= heldBefore ? changes.through : nil,
                         acknowledged: changes.knowledge[me])
@@ -98,7 +100,6 @@ extension Ledger {
                 try store.learn(vault, peer: replica, held: seq, acknowledged: nil)
             }
         }
-        return report
     }
 }
 

@@ -23,17 +23,17 @@ public struct MergeReport: Sendable, Equatable, Codable {
     /// Whether the merge changed this replica at all.
     public var changedAnything: Bool { recordsAdded + recordsChanged + recordsCleared > 0 }
 
-    static func + (lhs: MergeReport, rhs: MergeReport) -> MergeReport {
-        var sum = lhs
-        sum.recordsAdded += rhs.recordsAdded
-        sum.recordsChanged += rhs.recordsChanged
-        sum.recordsUnchanged += rhs.recordsUnchanged
-        sum.recordsCleared += rhs.recordsCleared
-        sum.registersUpdated += rhs.registersUpdated
-        sum.registersUnchanged += rhs.registersUnchanged
-        sum.futureStamps += rhs.futureStamps
-        sum.conflicts += rhs.conflicts
-        return sum
+    /// Adds another report's counts and conflicts to this one, in place (a merge adds one
+    /// report per record: copying the conflicts each time would be quadratic).
+    mutating func add(_ other: MergeReport) {
+        recordsAdded += other.recordsAdded
+        recordsChanged += other.recordsChanged
+        recordsUnchanged += other.recordsUnchanged
+        recordsCleared += other.recordsCleared
+        registersUpdated += other.registersUpdated
+        registersUnchanged += other.registersUnchanged
+        futureStamps += other.futureStamps
+        conflicts.append(contentsOf: other.conflicts)
     }
 }
 
