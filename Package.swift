@@ -40,6 +40,7 @@ let package = Package(
             name: "TxLedgerTests",
             dependencies: [
                 "TxLedger",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -63,8 +63,8 @@ extension Ledger {
             return (joined, .recorded)
         }
         var statusAdvanced = false, checkedLater = false
-        let latest = [existing.status.pending, existing.status.terminal?.stamp].compactMap { $0 }.max()
-        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamps.next(after: latest)) {
+        let floor = try writeFloor(existing, [existing.status.pending, existing.status.terminal?.stamp], store)
+        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamps.next(after: floor)) {
             existing.status = status
             statusAdvanced = true
         }

@@ -18,8 +18,8 @@ extension Ledger {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
             let previous = state.status.status
-            let latest = [state.status.pending, state.status.terminal?.stamp].compactMap { $0 }.max()
-            switch state.status.applying(update, stamp: stamps.next(after: latest)) {
+            let floor = try Self.writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
+            switch state.status.applying(update, stamp: stamps.next(after: floor)) {
             case let .success(status):
                 state.status = status
                 try store.updateRegisters(state)
@@ -57,11 +57,18 @@ extension Ledger {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
             if (state[keyPath: register]?.value ?? unset) != value {
-                state[keyPath: register] = Register(value, stamp: stamps.next(after: state[keyPath: register]?.stamp))
+                let floor = try Self.writeFloor(state, [state[keyPath: register]?.stamp], store)
+                state[keyPath: register] = Register(value, stamp: stamps.next(after: floor))
                 try store.updateRegisters(state)
             }
             return state.record
         }
+    }
+
+    /// What a local write to a record must be stamped after: the registers it replaces, and its
+    /// vault's clear watermark (else a clear from a clock far ahead would erase the write).
+    static func writeFloor(_ state: RecordState, _ replaced: [Stamp?], _ store: RecordStore) throws -> Stamp? {
+        (replaced + [try store.cachedWatermark(state.facts.value.vaultId)]).compactMap { $0 }.max()
     }
 
     static func existing(_ id: TransactionID, in store: RecordStore) throws -> RecordState {

@@ -8,31 +8,35 @@ import Testing
 struct ConvergenceTests {
     @Test func replicasConvergeWhateverTheDeliveries() async {
         await propertyCheck(count: 40, input: ReplicaScenario.generator) { scenario in
-            do {
-                let run = try ScenarioRun(scenario)
-                try await run.run(scenario.operations)
-                try await run.finalRound()
+            await expectConvergence(scenario)
+        }
+    }
 
-                let first = run.ledgers[0].ledger
-                let reference = try await ReplicaSnapshot(first)
-                let visible = try await first.all()
-                for other in run.ledgers.dropFirst() {
-                    #expect(try await ReplicaSnapshot(other.ledger) == reference)
-                    #expect(try await other.ledger.all() == visible)
-                }
-                #expect(run.regressions.isEmpty, "\(run.regressions)")
+    private func expectConvergence(_ scenario: ReplicaScenario) async {
+        do {
+            let run = try ScenarioRun(scenario)
+            try await run.run(scenario.operations)
+            try await run.finalRound()
 
-                // Nothing recorded after the final clear of its vault is lost.
-                let visibleIDs = Set(visible.map(\.id))
-                for (id, vault, stamp) in run.recorded {
-                    let watermark = reference.vaults[vault]?.clearedThrough
-                    if watermark.map({ stamp > $0 }) ?? true {
-                        #expect(visibleIDs.contains(id), "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost")
-                    }
-                }
-            } catch {
-                Issue.record(error)
+            let first = run.ledgers[0].ledger
+            let reference = try await ReplicaSnapshot(first)
+            let visible = try await first.all()
+            for other in run.ledgers.dropFirst() {
+                #expect(try await ReplicaSnapshot(other.ledger) == reference)
+                #expect(try await other.ledger.all() == visible)
             }
+            #expect(run.regressions.isEmpty, "\(run.regressions)")
+
+            // Nothing recorded after the final clear of its vault is lost.
+            let visibleIDs = Set(visible.map(\.id))
+            for (id, vault, stamp) in run.recorded {
+                let watermark = reference.vaults[vault]?.clearedThrough
+                if watermark.map({ stamp > $0 }) ?? true {
+                    #expect(visibleIDs.contains(id), "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost")
+                }
+            }
+        } catch {
+            Issue.record(error)
         }
     }
 

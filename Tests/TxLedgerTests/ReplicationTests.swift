@@ -165,6 +165,27 @@ struct ReplicationTests {
         #expect(try await ahead.ledger.transaction(id: record.id)?.note == "edited here")
     }
 
+    /// Found by the convergence property test: a note written under a clear watermark from a
+    /// clock a year ahead was stamped by the local clock, before the watermark, so it showed
+    /// here and was erased everywhere else.
+    @Test func writesUnderAFarFutureClearAreStampedAfterIt() async throws {
+        let here = try TestLedger(), other = try TestLedger()
+        let ahead = try TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(365 * 86_400)))
+        try await ahead.ledger.clearHistory(vault: "vault-1")
+        try await ahead.ledger.sync(to: here.ledger)
+
+        let record = try Fixture.minimalSend(hash: 6)
+        try await here.ledger.record(record)
+        try await here.ledger.setNote("n1", for: record.id)
+        _ = try await here.ledger.updateStatus(record.id, to: .pending)
+        try await here.ledger.sync(to: other.ledger)
+        try await ahead.ledger.sync(to: other.ledger)
+
+        let seen = try #require(try await other.ledger.transaction(id: record.id))
+        #expect(seen.note == "n1" && seen.status == .pending)
+        #expect(try await ReplicaSnapshot(other.ledger) == ReplicaSnapshot(here.ledger))
+    }
+
     @Test func aClockAnHourBehindCatchesUpThroughMerges() async throws {
         let a = try TestLedger()
         let behind = try TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(-3600)))

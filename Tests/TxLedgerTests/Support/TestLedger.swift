@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 @testable import TxLedger
 
 /// A ledger in its own temporary folder, with a wall clock the test controls.
@@ -11,13 +12,18 @@ struct TestLedger {
     init(clock: ManualClock = ManualClock()) throws {
         directory = try TemporaryDirectory()
         self.clock = clock
-        ledger = try Ledger(path: directory.path("ledger.sqlite"), options: .init(wallClock: clock.wallClock))
+        ledger = try Ledger(path: directory.path("ledger.sqlite"), options: .init(wallClock: clock.wallClock, logger: .quiet))
     }
 
     /// Opens the same file again, as a restarted app would.
     func reopened(clock: ManualClock? = nil) throws -> Ledger {
-        try Ledger(path: ledger.path, options: .init(wallClock: (clock ?? self.clock).wallClock))
+        try Ledger(path: ledger.path, options: .init(wallClock: (clock ?? self.clock).wallClock, logger: .quiet))
     }
+}
+
+extension Logger {
+    /// Tests provoke warnings on purpose (far-future stamps); they are asserted, not printed.
+    static let quiet = Logger(label: "txledger-tests", factory: { _ in SwiftLogNoOpLogHandler() })
 }
 
 extension Ledger {
