@@ -50,7 +50,8 @@ extension Ledger {
     /// - Returns: how many records were cleared here.
     @discardableResult
     public func clearHistory(vault: String) async throws -> Int {
-        try await write { store, stamps in
+        try TextField.identifier.validate(vault, field: "vault")
+        return try await write { store, stamps in
             let current = try store.cachedWatermark(vault)
             return try store.clear(vault, through: stamps.next(after: current))
         }
@@ -58,7 +59,7 @@ extension Ledger {
 
     private static func merge(_ changes: ChangeSet, into store: RecordStore, stamps: inout StampSource, me: ReplicaID,
                               report: inout MergeReport) throws {
-        let vault = changes.vaultId
+        let vault = try TextField.identifier.validate(changes.vaultId, field: "vault")
         for record in changes.records where record.facts.value.vaultId != vault {
             throw LedgerError.invalidInput(field: "change set", reason: "a change set for vault '\(vault)' carries record \(record.id) of another vault")
         }

@@ -78,4 +78,13 @@ struct CLIMergeTests {
         }
         #expect(try await list(a) == before)
     }
+
+    @Test func clearingAnInvalidVaultNameIsRefused() async throws {
+        try await a.run(send(1))
+        for name in ["", "bad\nname"] {
+            let result = try await a.run(["clear", "--vault", name])
+            #expect(result.status == 65 && result.stderr.contains("invalid vault"), "\(result.stderr)")
+        }
+        #expect(try await a.run(["list", "--json"]).stdout.contains(Fixture.evmHash(1)))
+    }
 }
