@@ -6,10 +6,7 @@ import GRDB
 /// the stamps of every process writing the same file are one monotonic sequence.
 enum LedgerMeta {
     static func replicaID(_ db: Database) throws -> ReplicaID {
-        guard let raw = try Int64.fetchOne(db, sql: "SELECT replica_id FROM ledger_meta WHERE id = 1"), raw >= 0 else {
-            throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
-        }
-        return ReplicaID(rawValue: raw)
+        try loadClock(db, maxForwardDrift: 0).replica
     }
 
     static func loadClock(_ db: Database, maxForwardDrift: Int64) throws -> HybridClock {
