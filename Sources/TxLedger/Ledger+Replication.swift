@@ -13,11 +13,15 @@ extension Ledger {
         let origin = replicaID
         return try await read { store in
             let since = try peer.map { try store.acknowledged(vault, by: $0) } ?? 0
-            return ChangeSet(
-                vaultId: vault, origin: origin, since: since, through: try LedgerMeta.seq(store.db),
-                knowledge: try store.held(vault), clearedThrough: try store.watermark(vault).stamp,
-                records: try store.fetchStored(vault: vault, changedAfter: since))
+            return ChangeSet(header: try Self.header(vault, origin: origin, since: since, store: store),
+                             records: try store.fetchStored(vault: vault, changedAfter: since))
         }
+    }
+
+    /// The header of a change set of `vault` from this replica, covering its changes after `since`.
+    static func header(_ vault: String, origin: ReplicaID, since: Int64, store: RecordStore) throws -> ChangeSetHeader {
+        ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: try LedgerMeta.seq(store.db),
+                        knowledge: try store.held(vault), clearedThrough: try store.watermark(vault).stamp)
     }
 
     /// Merges change sets into this replica, all in one transaction: afterwards this replica
@@ -30,14 +34,21 @@ extension Ledger {
         let report = try await write { store, stamps in
             var report = MergeReport()
             for changes in changeSets {
-                try Self.merge(changes, into: store, stamps: &stamps, me: me, report: &report)
+                for record in changes.records where record.facts.value.vaultId != changes.vaultId {
+                    throw LedgerError.invalidInput(field: "change set", reason: "a change set for vault '\(changes.vaultId)' carries record \(record.id) of another vault")
+                }
+                try Self.merge(changes.header, records: changes.records.forEach, into: store, stamps: &stamps, me: me, report: &report)
             }
             return report
         }
+        warnAboutFutureStamps(report)
+        return report
+    }
+
+    func warnAboutFutureStamps(_ report: MergeReport) {
         if report.futureStamps > 0 {
             options.logger.warning("merged stamps far ahead of this clock; they did not advance it", metadata: ["count": "\(report.futureStamps)"])
         }
-        return report
     }
 
     @discardableResult
@@ -57,29 +68,32 @@ extension Ledger {
         }
     }
 
-    private static func merge(_ changes: ChangeSet, into store: RecordStore, stamps: inout StampSource, me: ReplicaID,
-                              report: inout MergeReport) throws {
-        let vault = try TextField.identifier.validate(changes.vaultId, field: "vault")
-        for record in changes.records where record.facts.value.vaultId != vault {
-            throw LedgerError.invalidInput(field: "change set", reason: "a change set for vault '\(vault)' carries record \(record.id) of another vault")
-        }
-
-        // The clock: remote stamps advance it, unless they are too far ahead.
-        let received = changes.records.flatMap(\.stamps) + (changes.clearedThrough.map { [$0] } ?? [])
-        let (ahead, acceptable) = (received.filter(stamps.isTooFarAhead), received.filter { !stamps.isTooFarAhead($0) })
-        report.futureStamps += ahead.count
-        if let latest = acceptable.max() { _ = stamps.observe(latest) }
+    /// Merges one change set, given as its header and a function that calls its argument with
+    /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
+    static func merge(_ header: ChangeSetHeader, records: ((RecordState) throws -> Void) throws -> Void,
+                      into store: RecordStore, stamps: inout StampSource, me: ReplicaID, report: inout MergeReport) throws {
+        let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
-        if let theirs = changes.clearedThrough {
+        var latestAcceptable: Stamp?
+        func observe(_ stamp: Stamp) {
+            if stamps.isTooFarAhead(stamp) {
+                report.futureStamps += 1
+            } else if latestAcceptable.map({ stamp > $0 }) ?? true {
+                latestAcceptable = stamp
+            }
+        }
+        if let theirs = header.clearedThrough {
+            observe(theirs)
             report.recordsCleared += try store.clear(vault, through: theirs)
         }
         let watermark = try store.cachedWatermark(vault)
 
-        for received in changes.records {
+        try records { received in
+            received.stamps.forEach(observe)
             guard let incoming = received.filtered(clearedThrough: watermark) else {
                 report.recordsUnchanged += 1
-                continue
+                return
             }
             let local = try store.fetchStored(id: incoming.id)
             if let local, local.facts.value.vaultId != vault {
@@ -89,15 +103,17 @@ extension Ledger {
             if let result = merge.result { try store.save(result) }
             report.add(merge.report)
         }
+        // The clock: remote stamps advance it, unless they are too far ahead.
+        if let latestAcceptable { _ = stamps.observe(latestAcceptable) }
 
         // Knowledge: what this replica now holds of the origin (and, from a full export, of
         // every replica the origin holds), and what the origin holds of this replica.
-        guard changes.origin != me else { return }
-        let heldBefore = try store.held(vault)[changes.origin] ?? 0
-        try store.learn(vault, peer: changes.origin, held: changes.since <= heldBefore ? changes.through : nil,
-                        acknowledged: changes.knowledge[me])
-        if changes.isFull {
-            for (replica, seq) in changes.knowledge where replica != me {
+        guard header.origin != me else { return }
+        let heldBefore = try store.held(vault)[header.origin] ?? 0
+        try store.learn(vault, peer: header.origin, held: header.since <= heldBefore ? header.through : nil,
+                        acknowledged: header.knowledge[me])
+        if header.isFull {
+            for (replica, seq) in header.knowledge where replica != me {
                 try store.learn(vault, peer: replica, held: seq, acknowledged: nil)
             }
         }

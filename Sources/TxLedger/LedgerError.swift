@@ -7,6 +7,8 @@ public enum LedgerError: Error, Equatable, Sendable {
     case invalidInput(field: String, reason: String)
     /// No record has this id or transaction hash.
     case notFound(String)
+    /// This ledger holds nothing of this vault.
+    case unknownVault(String)
     /// A transaction hash matches records in several vaults or chains; the id tells them apart.
     case ambiguous(hash: String, ids: [TransactionID])
     /// The ledger file cannot be opened or read as a TxLedger database. It was not modified.
@@ -27,6 +29,8 @@ extension LedgerError: LocalizedError {
             return "invalid \(field): \(reason)"
         case let .notFound(key):
             return "no transaction with id or hash '\(key)' in this ledger; `txledger list` shows what it holds"
+        case let .unknownVault(vault):
+            return "this ledger holds no vault '\(vault)'; `txledger list` shows the vaults of its records"
         case let .ambiguous(hash, ids):
             return "hash '\(hash)' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
         case let .unreadableDatabase(path, reason):

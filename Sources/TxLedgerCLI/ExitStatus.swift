@@ -5,12 +5,25 @@ enum ExitStatus {
     static let invalidInput: Int32 = 65
     static let notFound: Int32 = 66
     static let ledgerFailure: Int32 = 74
+    static let bundleDamaged: Int32 = 76
+    static let wrongSecret: Int32 = 77
+    static let notABundle: Int32 = 78
 
     static func code(for error: LedgerError) -> Int32 {
         switch error {
         case .invalidInput, .invalidCursor: invalidInput
-        case .notFound, .ambiguous: notFound
+        case .notFound, .unknownVault, .ambiguous: notFound
         case .unreadableDatabase, .newerSchema, .storage: ledgerFailure
+        }
+    }
+
+    static func code(for error: BundleError) -> Int32 {
+        switch error {
+        case .invalidKey, .invalidPassphrase: invalidInput
+        case .io, .insufficientMemory: ledgerFailure
+        case .headerTampered, .payloadTampered, .truncated, .trailingData, .malformedContent: bundleDamaged
+        case .wrongSecret, .secretKindMismatch: wrongSecret
+        case .notABundle, .unsupportedVersion: notABundle
         }
     }
 }

@@ -8,11 +8,15 @@ struct TxLedgerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "txledger",
         abstract: "A local, replicated transaction history for crypto wallets.",
-        discussion: "Exit codes: 0 success, 64 usage, 65 invalid input, 66 not found, 74 ledger unreadable or failed. See Specs/cli.md.",
+        discussion: """
+            Exit codes: 0 success, 64 usage, 65 invalid input, 66 not found, 74 ledger or file I/O failed, \
+            76 bundle tampered or truncated, 77 wrong key or passphrase, 78 not a bundle or unsupported version. See Specs/cli.md.
+            """,
         version: "0.1.0",
         subcommands: [
             InitCommand.self, RecordCommand.self, StatusCommand.self, NoteCommand.self, LabelCommand.self,
             HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, MergeCommand.self, ClearCommand.self,
+            KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp(
@@ -33,10 +37,16 @@ struct TxLedgerCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as LedgerError {
-            FileHandle.standardError.write(Data("txledger: \(error.localizedDescription)\n".utf8))
-            Foundation.exit(ExitStatus.code(for: error))
+            fail(error, code: ExitStatus.code(for: error))
+        } catch let error as BundleError {
+            fail(error, code: ExitStatus.code(for: error))
         } catch {
             exit(withError: error)
         }
+    }
+
+    private static func fail(_ error: LocalizedError, code: Int32) -> Never {
+        FileHandle.standardError.write(Data("txledger: \(error.errorDescription ?? "\(error)")\n".utf8))
+        Foundation.exit(code)
     }
 }

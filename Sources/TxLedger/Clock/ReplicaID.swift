@@ -18,6 +18,12 @@ public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible
         return ReplicaID(rawValue: Int64(value))
     }
 
+    /// Parses the 16-hex-digit form that `description` prints.
+    public init?(hex: String) {
+        guard hex.count == 16, let value = UInt64(hex, radix: 16), value <= UInt64(Int64.max) else { return nil }
+        self.init(rawValue: Int64(value))
+    }
+
     public var description: String {
         let digits = String(UInt64(rawValue), radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

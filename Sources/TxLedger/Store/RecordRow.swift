@@ -64,19 +64,37 @@ enum RecordRow {
         ]
     }
 
+    /// The record's columns by name as a bundle carries them (bundle-format.md): the fact and
+    /// register columns except `id` (derived from the facts) and `app_id` (a row id of this
+    /// file), with the app's `app_domain`, `app_uri` and `app_scheme` instead. NULLs are left out.
+    static func portableValues(_ state: RecordState) -> [String: DatabaseValue] {
+        var values: [String: DatabaseValue] = [:]
+        let columns = Array(zip(factColumns, factValues(state.facts, appID: nil))) + Array(zip(registerColumns, registerValues(state)))
+        for (column, value) in columns where column != "id" && column != "app_id" {
+            if let value { values[column] = value.databaseValue }
+        }
+        let app = state.facts.value.app
+        for (column, value) in [("app_domain", app?.domain), ("app_uri", app?.uri), ("app_scheme", app?.scheme)] {
+            if let value { values[column] = value.databaseValue }
+        }
+        return values
+    }
+
     /// Reads a row selected with `selection` from `source`.
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
     static func decode(_ row: Row, path: String) throws -> RecordState {
-        let id: String = row["id"]
         do {
-            return try decodeChecked(row)
+            return try validated(row)
         } catch let error as LedgerError {
+            let id: String = row["id"] ?? "?"
             throw LedgerError.unreadableDatabase(path: path, reason: "record \(id) is malformed (\(error.localizedDescription))")
         }
     }
 
-    private static func decodeChecked(_ row: Row) throws -> RecordState {
-        let chain = try Chain(parsing: row["chain"])
+    /// The record a row holds, validated as input is (the id, when the row has one, must be
+    /// the one its facts derive).
+    /// - Throws: `LedgerError.invalidInput` naming the first invalid column.
+    static func validated(_ row: Row) throws -> RecordState {
         func amount(_ column: String) throws -> DecimalAmount? {
             try (row[column] as String?).map { try DecimalAmount($0, field: column) }
         }
@@ -84,12 +102,21 @@ enum RecordRow {
             try Token(symbol: row["\(prefix)_symbol"] ?? "", contract: row["\(prefix)_contract"],
                       decimals: row["\(prefix)_decimals"], field: prefix)
         }
+        func instant(_ column: String) throws -> Date? {
+            try (row[column] as Int64?).map { millis in
+                guard (0...Date.maxMillis).contains(millis) else {
+                    throw LedgerError.invalidInput(field: column, reason: "must lie between 1970 and the year 9999")
+                }
+                return Date(millis: millis)
+            }
+        }
         func required<T>(_ value: T?, _ column: String) throws -> T {
             guard let value else { throw LedgerError.invalidInput(field: column, reason: "is missing") }
             return value
         }
+        let chain = try Chain(parsing: try required(row["chain"], "chain"))
         let details: TransactionDetails
-        switch row["kind"] as String {
+        switch try required(row["kind"], "kind") as String {
         case TransactionKind.send.rawValue:
             details = .send(try SendDetails(
                 toAddress: try required(row["to_address"], "to_address"), amount: try required(amount("amount"), "amount"),
@@ -103,29 +130,36 @@ enum RecordRow {
                 toAmount: try required(amount("to_amount"), "to_amount"), minimumPayout: try amount("min_payout"),
                 toChain: try Chain(parsing: try required(row["to_chain"], "to_chain")), toTokenLogo: row["to_token_logo"],
                 provider: try SwapProvider(try required(row["provider"], "provider")), route: row["route"]))
-        default:
+        case TransactionKind.signature.rawValue:
             details = .signature(try SignatureDetails(message: try required(row["message"], "message"), signature: row["signature"]))
+        case let other:
+            throw LedgerError.invalidInput(field: "kind", reason: "'\(other)' is not send, swap or signature")
         }
         let facts = try TransactionFacts(
-            vaultId: row["vault_id"], chain: chain, timestamp: Date(millis: row["timestamp_ms"]), txHash: row["tx_hash"],
+            vaultId: try required(row["vault_id"], "vault_id"), chain: chain,
+            timestamp: Date(millis: try required(row["timestamp_ms"], "timestamp_ms")), txHash: row["tx_hash"],
             explorerUrl: row["explorer_url"], fiatValue: try amount("fiat_value"), fromAddress: row["from_address"],
             app: try AppMetadata(domain: nonEmpty(row["app_domain"]), uri: nonEmpty(row["app_uri"]), scheme: nonEmpty(row["app_scheme"])),
             method: row["method"], details: details)
-        guard facts.id.rawValue == row["id"] else {
+        if let id: String = row["id"], id != facts.id.rawValue {
             throw LedgerError.invalidInput(field: "id", reason: "does not match the record's facts")
         }
 
         var terminal: Register<TerminalOutcome>?
         if let status: String = row["terminal_status"], let stamp = stamp(row, "terminal") {
-            let outcome = TerminalOutcome(status: try TransactionStatus(parsing: status),
-                                          confirmedAt: (row["confirmed_at_ms"] as Int64?).map(Date.init(millis:)),
+            let status = try TransactionStatus(parsing: status)
+            guard status.isTerminal else {
+                throw LedgerError.invalidInput(field: "terminal_status", reason: "'\(status.rawValue)' is not confirmed or failed")
+            }
+            let outcome = TerminalOutcome(status: status,
+                                          confirmedAt: try instant("confirmed_at_ms"),
                                           failureReason: row["failure_reason"])
             terminal = Register(outcome, stamp: stamp)
         }
         return RecordState(
             facts: Register(facts, stamp: try required(stamp(row, "facts"), "facts stamp")),
             status: StatusRegister(pending: stamp(row, "pending"), terminal: terminal),
-            lastCheckedAt: (row["last_checked_at_ms"] as Int64?).map(Date.init(millis:)),
+            lastCheckedAt: try instant("last_checked_at_ms"),
             note: stamp(row, "note").map { Register(row["note"], stamp: $0) },
             labels: try stamp(row, "labels").map { Register(try decodeLabels(row["labels"]), stamp: $0) },
             hidden: stamp(row, "hidden").map { Register(row["hidden"] ?? false, stamp: $0) })

@@ -87,6 +87,12 @@ extension RecordStore {
                            arguments: [vault, peer.rawValue]) ?? 0
     }
 
+    /// The least of this replica's change sequence numbers that every known peer of `vault`
+    /// holds (0 when no peer is known, or one holds nothing).
+    func leastAcknowledged(_ vault: String) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MIN(acked_seq) FROM peer WHERE vault_id = ?", arguments: [vault]) ?? 0
+    }
+
     /// Raises what this replica holds of `peer` and what `peer` holds of this replica.
     func learn(_ vault: String, peer: ReplicaID, held: Int64?, acknowledged: Int64?) throws {
         try db.execute(sql: """

@@ -102,10 +102,23 @@ final class RecordStore {
 
     /// Every stored state of `vault` changed after the change sequence number `since`.
     func fetchStored(vault: String, changedAfter since: Int64) throws -> [RecordState] {
-        try fetchAll("""
+        var states: [RecordState] = []
+        try forEachStored(vault: vault, changedAfter: since) { states.append($0) }
+        return states
+    }
+
+    /// Calls `body` with each stored state of `vault` changed after `since`, in id order,
+    /// reading one row at a time.
+    func forEachStored(vault: String, changedAfter since: Int64, _ body: (RecordState) throws -> Void) throws {
+        try forEach("""
             SELECT \(RecordRow.selection) FROM \(RecordRow.source)
             WHERE record.vault_id = ? AND record.change_seq > ? ORDER BY record.id
-            """, [vault, since])
+            """, [vault, since], body)
+    }
+
+    /// How many stored states of `vault` changed after `since`.
+    func countStored(vault: String, changedAfter since: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE vault_id = ? AND change_seq > ?", arguments: [vault, since]) ?? 0
     }
 
     /// Visible records whose hash equals one of `hashes` (the spellings a user may have typed).
@@ -141,11 +154,15 @@ final class RecordStore {
     }
 
     private func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [RecordState] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         var states: [RecordState] = []
-        while let row = try rows.next() {
-            states.append(try RecordRow.decode(row, path: path))
-        }
+        try forEach(sql, arguments) { states.append($0) }
         return states
+    }
+
+    private func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try rows.next() {
+            try body(try RecordRow.decode(row, path: path))
+        }
     }
 }

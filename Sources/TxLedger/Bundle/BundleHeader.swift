@@ -1,0 +1,93 @@
+/// The fixed 110-byte header of a bundle, format v1 (Specs/bundle-format.md, "Header"):
+///
+/// | offset | bytes | field |
+/// |---|---|---|
+/// | 0 | 8 | magic `TXLBUNDL` |
+/// | 8 | 1 | format version, 1 |
+/// | 9 | 1 | key mode: 1 sync key, 2 passphrase |
+/// | 10 | 4 | Argon2id opslimit, big-endian (0 with a sync key) |
+/// | 14 | 8 | Argon2id memlimit in bytes, big-endian (0 with a sync key) |
+/// | 22 | 16 | salt, random per bundle |
+/// | 38 | 16 | key check |
+/// | 54 | 24 | secretstream header |
+/// | 78 | 32 | header MAC over bytes 0..<78 |
+struct BundleHeader: Equatable, Sendable {
+    static let magic = Array("TXLBUNDL".utf8)
+    static let version: UInt8 = 1
+    static let saltBytes = 16
+    static let keyCheckBytes = 16
+    static let macOffset = 78
+    static let size = 110
+
+    let mode: KeyMode
+    /// The Argon2id cost with a passphrase; `nil` with a sync key.
+    let cost: Argon2idCost?
+    let salt: [UInt8]
+    let keyCheck: [UInt8]
+    let streamHeader: [UInt8]
+    let mac: [UInt8]
+
+    init(mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], keyCheck: [UInt8], streamHeader: [UInt8], mac: [UInt8]) {
+        self.mode = mode
+        self.cost = cost
+        self.salt = salt
+        self.keyCheck = keyCheck
+        self.streamHeader = streamHeader
+        self.mac = mac
+    }
+
+    /// Bytes 0..<78: everything the MAC covers.
+    var authenticatedBytes: [UInt8] {
+        var bytes = Self.magic + [Self.version, mode.rawValue]
+        bytes.appendBigEndian(cost?.operations ?? 0, width: 4)
+        bytes.appendBigEndian(cost?.memoryBytes ?? 0, width: 8)
+        return bytes + salt + keyCheck + streamHeader
+    }
+
+    var bytes: [UInt8] { authenticatedBytes + mac }
+
+    /// Parses the header's layout, checking what needs no key: magic, version, key mode and
+    /// the Argon2id cost's bounds.
+    /// - Parameter bytes: the first `size` bytes of the file, or all of it if it is shorter.
+    init(parsing bytes: [UInt8]) throws {
+        guard bytes.count >= Self.magic.count, bytes.starts(with: Self.magic) else { throw BundleError.notABundle }
+        guard bytes.count > 8 else { throw BundleError.truncated }
+        guard bytes[8] == Self.version else { throw BundleError.unsupportedVersion("format version \(bytes[8])") }
+        guard bytes.count > 9 else { throw BundleError.truncated }
+        guard let mode = KeyMode(rawValue: bytes[9]) else { throw BundleError.unsupportedVersion("key mode \(bytes[9])") }
+        guard bytes.count >= Self.size else { throw BundleError.truncated }
+        let operations = UInt64(bigEndian: bytes[10..<14]), memory = UInt64(bigEndian: bytes[14..<22])
+        switch mode {
+        case .syncKey:
+            guard operations == 0 && memory == 0 else {
+                throw BundleError.unsupportedVersion("KDF parameters with a sync key")
+            }
+            cost = nil
+        case .passphrase:
+            let cost = Argon2idCost(operations: operations, memoryBytes: memory)
+            guard cost.isAcceptable else {
+                throw BundleError.unsupportedVersion("Argon2id parameters beyond the accepted bounds (\(operations) passes, \(memory) bytes)")
+            }
+            self.cost = cost
+        }
+        self.mode = mode
+        salt = Array(bytes[22..<38])
+        keyCheck = Array(bytes[38..<54])
+        streamHeader = Array(bytes[54..<78])
+        mac = Array(bytes[78..<110])
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
+            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
+    }
+}
+
+extension UInt64 {
+    init(bigEndian bytes: ArraySlice<UInt8>) {
+        self = bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

@@ -1,0 +1,74 @@
+/// What a bundle is: what its header shows to anyone, and, read with its secret, which change
+/// set it carries.
+public struct BundleInfo: Sendable, Equatable {
+    public let formatVersion: Int
+    public let keyMode: KeyMode
+    /// The Argon2id cost of a passphrase bundle.
+    public let passphraseCost: Argon2idCost?
+    /// The file's size in bytes.
+    public let byteCount: Int
+    /// The change set's header, read with the secret; `nil` when read without.
+    public let changes: ChangeSetHeader?
+    /// How many records it carries, read with the secret.
+    public let recordCount: Int?
+    /// The header it was read from.
+    let header: BundleHeader
+
+    init(header: BundleHeader, byteCount: Int, changes: ChangeSetHeader?, recordCount: Int?) {
+        self.header = header
+        formatVersion = Int(BundleHeader.version)
+        keyMode = header.mode
+        passphraseCost = header.cost
+        self.byteCount = byteCount
+        self.changes = changes
+        self.recordCount = recordCount
+    }
+
+    /// What the header of the bundle at `path` shows without a secret: its format version, key
+    /// mode and size.
+    /// - Throws: `BundleError` if it is not a bundle this version reads, or cannot be read.
+    public init(contentsOf path: String) throws {
+        let (header, size) = try BundleReader.header(of: path)
+        self.init(header: header, byteCount: size, changes: nil, recordCount: nil)
+    }
+
+    /// Reads the whole bundle at `path` with `secret`: every chunk is authenticated and every
+    /// record decoded and validated, and nothing is written anywhere.
+    /// - Throws: `BundleError` saying what is wrong (wrong secret, tampered, truncated...).
+    public init(contentsOf path: String, secret: BundleSecret,
+                progress: (@Sendable (BundleProgress) -> Void)? = nil) throws {
+        self = try Self.verify(BundleReader(path: path, secret: secret), progress: progress).info
+    }
+
+    /// Reads `reader` to its end, decoding every record.
+    static func verify(_ reader: BundleReader, progress: (@Sendable (BundleProgress) -> Void)?) throws -> (info: BundleInfo, keys: BundleKeys) {
+        var decoder = try PayloadDecoder(reader)
+        while try decoder.next() != nil {
+            if decoder.recordCount % BundleProgress.recordInterval == 0 {
+                progress?(BundleProgress(phase: .verifying, completed: reader.bytesRead, total: reader.fileSize))
+            }
+        }
+        progress?(BundleProgress(phase: .verifying, completed: reader.fileSize, total: reader.fileSize))
+        let info = BundleInfo(header: reader.header, byteCount: reader.fileSize, changes: decoder.header, recordCount: decoder.recordCount)
+        return (info, reader.keys)
+    }
+}
+
+/// How far a long export or import has come, for a progress line.
+public struct BundleProgress: Sendable, Equatable {
+    public enum Phase: Sendable, Equatable {
+        /// Writing a bundle; counts are records.
+        case exporting
+        /// Authenticating and decoding a bundle before anything is written; counts are bytes.
+        case verifying
+        /// Merging the verified bundle in one transaction; counts are bytes.
+        case merging
+    }
+
+    /// How many records pass between two reports.
+    static let recordInterval = 1000
+
+    public let phase: Phase
+    public let completed: Int
+    public let total: Int
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Opens a bundle and yields its payload, chunk by chunk, only as it authenticates.
+///
+/// Opening reads the header, derives the keys and checks, in order: the key check (else
+/// `wrongSecret`), then the header MAC (else `headerTampered`). Each chunk then either
+/// authenticates or the read fails with `payloadTampered`; the end must be exactly the chunk
+/// tagged TAG_FINAL (else `truncated` or `trailingData`). A caller that reads to the end has
+/// seen every byte of the file authenticated.
+final class BundleReader {
+    private static let chunkBytes = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
+
+    let path: String
+    let header: BundleHeader
+    /// The file's size in bytes, and how many have been read.
+    let fileSize: Int
+    private(set) var bytesRead: Int
+    /// The keys it was opened with, to open it again.
+    let keys: BundleKeys
+    private let file: FileHandle
+    private let decryptor: SecretStreamDecryptor
+    private var chunkIndex = 0
+    private var finished = false
+
+    /// Opens `path` with `secret`.
+    convenience init(path: String, secret: BundleSecret) throws {
+        let (file, header, size) = try Self.openHeader(path)
+        guard header.mode == secret.mode else { throw BundleError.secretKindMismatch(bundle: header.mode) }
+        let keys = try BundleKeys(secret: secret, salt: header.salt, cost: header.cost)
+        try self.init(path: path, file: file, header: header, fileSize: size, keys: keys)
+    }
+
+    /// Opens the same bundle again with the keys a first reader derived (no second Argon2id
+    /// run); its header must still be `expected`.
+    convenience init(path: String, expecting expected: BundleHeader, keys: BundleKeys) throws {
+        let (file, header, size) = try Self.openHeader(path)
+        guard header == expected else { throw BundleError.io(path: path, reason: "it changed while it was being read") }
+        try self.init(path: path, file: file, header: header, fileSize: size, keys: keys)
+    }
+
+    private init(path: String, file: FileHandle, header: BundleHeader, fileSize: Int, keys: BundleKeys) throws {
+        self.path = path
+        self.file = file
+        self.header = header
+        self.fileSize = fileSize
+        self.keys = keys
+        bytesRead = BundleHeader.size
+        guard keys.opens(header) else { throw BundleError.wrongSecret(header.mode) }
+        guard keys.authenticates(header) else { throw BundleError.headerTampered }
+        decryptor = SecretStreamDecryptor(header: header.streamHeader, key: keys.streamKey)
+    }
+
+    deinit { try? file.close() }
+
+    /// The header alone, for what can be shown without a key.
+    static func header(of path: String) throws -> (header: BundleHeader, fileSize: Int) {
+        let (file, header, size) = try openHeader(path)
+        try? file.close()
+        return (header, size)
+    }
+
+    private static func openHeader(_ path: String) throws -> (FileHandle, BundleHeader, Int) {
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw BundleError.io(path: path, reason: FileManager.default.fileExists(atPath: path)
+                                 ? "it cannot be read (check its permissions)" : "the file does not exist")
+        }
+        do {
+            let size = Int(try file.seekToEnd())
+            try file.seek(toOffset: 0)
+            let header = try BundleHeader(parsing: try read(file, count: BundleHeader.size, path: path))
+            return (file, header, size)
+        } catch {
+            try? file.close()
+            throw error
+        }
+    }
+
+    /// The next chunk's plaintext, or `nil` once the final chunk has been returned and the file
+    /// is known to end there.
+    func nextChunk() throws -> [UInt8]? {
+        guard !finished else { return nil }
+        let ciphertext = try Self.read(file, count: Self.chunkBytes, path: path)
+        bytesRead += ciphertext.count
+        guard !ciphertext.isEmpty else { throw BundleError.truncated }
+        var plaintext: [UInt8] = []
+        guard let isFinal = ciphertext.withUnsafeBytes({ decryptor.pull($0, into: &plaintext) }) else {
+            throw BundleError.payloadTampered(chunk: chunkIndex)
+        }
+        chunkIndex += 1
+        if isFinal {
+            guard try Self.read(file, count: 1, path: path).isEmpty else { throw BundleError.trailingData }
+            finished = true
+        } else if ciphertext.count < Self.chunkBytes {
+            // Authentic, so a writer made it: format v1 writers only write full chunks before the final one.
+            throw BundleError.malformedContent("chunk \(chunkIndex - 1) is shorter than a full chunk but not final")
+        }
+        return plaintext
+    }
+
+    /// Up to `count` bytes, fewer only at the end of the file.
+    private static func read(_ file: FileHandle, count: Int, path: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        do {
+            while bytes.count < count, let data = try file.read(upToCount: count - bytes.count), !data.isEmpty {
+                bytes.append(contentsOf: data)
+            }
+        } catch {
+            throw BundleError.io(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,99 @@
+import GRDB
+
+/// Decodes a bundle payload as `PayloadEncoder` wrote it, streaming: the header first, then one
+/// record per `next()`. Everything is checked: canonical varints, field numbers in increasing
+/// order, replica references, and each record as the ledger validates input (its vault is the
+/// header's). Any deviation is `BundleError.malformedContent`.
+struct PayloadDecoder {
+    /// Most entries a knowledge list or the replica table may have.
+    private static let maxReplicas = 1 << 16
+
+    let header: ChangeSetHeader
+    /// Records decoded so far.
+    private(set) var recordCount = 0
+    private var source: StreamBytes
+    private var replicas: [ReplicaID]
+
+    init(_ reader: BundleReader) throws {
+        var source = StreamBytes(reader)
+        let vault = try source.readText(limit: 1024)
+        do {
+            try TextField.identifier.validate(vault, field: "vault")
+        } catch let error as LedgerError {
+            throw BundleError.malformedContent(error.localizedDescription)
+        }
+        let origin = try Self.replica(try source.readID64())
+        replicas = [origin]
+        let since = try Self.sequence(try source.readUVarint())
+        let through = try Self.sequence(try source.readUVarint())
+        var knowledge: [ReplicaID: Int64] = [:]
+        var previous: ReplicaID?
+        for _ in 0..<(try source.readCount(limit: Self.maxReplicas, "the knowledge count")) {
+            let replica = try Self.readReplica(from: &source, table: &replicas)
+            guard previous.map({ $0 < replica }) ?? true else {
+                throw BundleError.malformedContent("the knowledge list is not in increasing replica order")
+            }
+            knowledge[replica] = try Self.sequence(try source.readUVarint())
+            previous = replica
+        }
+        var watermark: Stamp?
+        switch try source.readUVarint() {
+        case 0: break
+        case 1: watermark = Stamp(time: try source.readSVarint(), replica: try Self.readReplica(from: &source, table: &replicas))
+        case let flag: throw BundleError.malformedContent("the watermark flag is \(flag)")
+        }
+        guard since <= through else { throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))") }
+        header = ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: through,
+                                 knowledge: knowledge, clearedThrough: watermark)
+        self.source = source
+    }
+
+    /// The next record, or `nil` at the end of the payload.
+    mutating func next() throws -> RecordState? {
+        guard try !source.isAtEnd() else { return nil }
+        let length = try source.readCount(limit: RecordFrameField.maxFrameBytes, "a frame length")
+        var frame = FrameBytes(try source.readBytes(length))
+        var values: [String: (any DatabaseValueConvertible)?] = ["vault_id": header.vaultId]
+        var last = 0
+        while !frame.isAtEnd {
+            let number = try frame.readCount(limit: RecordFrameField.all.count, "a field number")
+            guard number > last else {
+                throw BundleError.malformedContent("record \(recordCount): field \(number) is out of order or unknown")
+            }
+            last = number
+            let field = RecordFrameField.all[number - 1]
+            switch field.kind {
+            case .integer: values[field.column] = try frame.readSVarint()
+            case .text: values[field.column] = try frame.readText(limit: length)
+            case .replica: values[field.column] = try Self.readReplica(from: &frame, table: &replicas).rawValue
+            }
+        }
+        do {
+            let record = try RecordRow.validated(Row(values))
+            recordCount += 1
+            return record
+        } catch let error as LedgerError {
+            throw BundleError.malformedContent("record \(recordCount): \(error.localizedDescription)")
+        }
+    }
+
+    private static func readReplica(from source: inout some PayloadSource, table: inout [ReplicaID]) throws -> ReplicaID {
+        let index = try source.readCount(limit: table.count, "a replica reference")
+        guard index == table.count else { return table[index] }
+        guard table.count < maxReplicas else { throw BundleError.malformedContent("more than \(maxReplicas) replicas") }
+        let replica = try replica(try source.readID64())
+        guard !table.contains(replica) else { throw BundleError.malformedContent("replica \(replica) is introduced twice") }
+        table.append(replica)
+        return replica
+    }
+
+    private static func replica(_ raw: UInt64) throws -> ReplicaID {
+        guard raw <= UInt64(Int64.max) else { throw BundleError.malformedContent("a replica id has its top bit set") }
+        return ReplicaID(rawValue: Int64(raw))
+    }
+
+    private static func sequence(_ raw: UInt64) throws -> Int64 {
+        guard raw <= UInt64(Int64.max) else { throw BundleError.malformedContent("a change sequence number exceeds 2^63 - 1") }
+        return Int64(raw)
+    }
+}

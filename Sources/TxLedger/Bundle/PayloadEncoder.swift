@@ -1,0 +1,68 @@
+import GRDB
+
+/// Encodes a change set as a bundle payload (Specs/bundle-format.md, "Payload"): the header,
+/// then one length-prefixed frame per record. The encoding is deterministic: the same change
+/// set, records in the same order, gives the same bytes.
+///
+/// Replica ids are written once: a replica reference is the uvarint index of a replica already
+/// introduced (the origin is index 0), or the next index followed by the new id (`id64`).
+struct PayloadEncoder {
+    /// Encoded bytes not yet taken by the caller.
+    var bytes: [UInt8] = []
+    private var replicaIndex: [Int64: UInt64] = [:]
+
+    mutating func encode(_ header: ChangeSetHeader) {
+        bytes.appendText(header.vaultId)
+        bytes.appendBigEndian(UInt64(header.origin.rawValue), width: 8)
+        replicaIndex[header.origin.rawValue] = 0
+        bytes.appendUVarint(UInt64(header.since))
+        bytes.appendUVarint(UInt64(header.through))
+        let knowledge = header.knowledge.sorted { $0.key < $1.key }
+        bytes.appendUVarint(UInt64(knowledge.count))
+        for (replica, seq) in knowledge {
+            bytes += replicaReference(replica.rawValue)
+            bytes.appendUVarint(UInt64(seq))
+        }
+        if let watermark = header.clearedThrough {
+            bytes.appendUVarint(1)
+            bytes.appendSVarint(watermark.time)
+            bytes += replicaReference(watermark.replica.rawValue)
+        } else {
+            bytes.appendUVarint(0)
+        }
+    }
+
+    mutating func encode(_ record: RecordState) {
+        var values = RecordRow.portableValues(record)
+        let facts = record.facts.value
+        if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
+            values["explorer_url"] = nil // the reader derives the same default
+        }
+        var frame: [UInt8] = []
+        for (index, field) in RecordFrameField.all.enumerated() {
+            guard let value = values[field.column] else { continue }
+            frame.appendUVarint(UInt64(index + 1))
+            switch (field.kind, value.storage) {
+            case let (.integer, .int64(number)): frame.appendSVarint(number)
+            case let (.replica, .int64(number)): frame += replicaReference(number)
+            case let (.text, .string(text)): frame.appendText(text)
+            default: preconditionFailure("column \(field.column) holds \(value), not a \(field.kind)")
+            }
+        }
+        bytes.appendUVarint(UInt64(frame.count))
+        bytes.append(contentsOf: frame)
+    }
+
+    private mutating func replicaReference(_ replica: Int64) -> [UInt8] {
+        var reference: [UInt8] = []
+        if let index = replicaIndex[replica] {
+            reference.appendUVarint(index)
+        } else {
+            let index = UInt64(replicaIndex.count)
+            replicaIndex[replica] = index
+            reference.appendUVarint(index)
+            reference.appendBigEndian(UInt64(replica), width: 8)
+        }
+        return reference
+    }
+}

@@ -1,0 +1,92 @@
+/// Which of a vault's changes an exported bundle carries.
+public enum ExportScope: Sendable, Equatable {
+    /// Everything this replica holds of the vault.
+    case full
+    /// What `peer` has not acknowledged (everything if it never said).
+    case forPeer(ReplicaID)
+    /// What some peer known for the vault has not acknowledged yet: everything after the least
+    /// change all of them hold, so any of them can use the bundle; everything if none is known.
+    case knownPeers
+}
+
+/// What importing a bundle did.
+public struct BundleImport: Sendable, Equatable {
+    public let info: BundleInfo
+    public let report: MergeReport
+}
+
+extension Ledger {
+    /// Writes `vault`'s changes (per `scope`) to an encrypted bundle at `path`, streaming from
+    /// the database: memory stays bounded whatever the vault's size. The file appears only
+    /// once complete (it is written next to `path` and renamed); an existing one is replaced.
+    /// - Parameters:
+    ///   - passphraseCost: Argon2id's cost when `secret` is a passphrase (default MODERATE).
+    /// - Throws: `LedgerError.unknownVault` if this ledger holds nothing of `vault`;
+    ///   `BundleError.io` if the file cannot be written.
+    @discardableResult
+    public func exportBundle(vault: String, to path: String, secret: BundleSecret, scope: ExportScope = .knownPeers,
+                             passphraseCost: Argon2idCost = .moderate,
+                             progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
+        try TextField.identifier.validate(vault, field: "vault")
+        let origin = replicaID
+        return try await read { store in
+            guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
+            let since: Int64 = switch scope {
+            case .full: 0
+            case let .forPeer(peer): try store.acknowledged(vault, by: peer)
+            case .knownPeers: try store.leastAcknowledged(vault)
+            }
+            let header = try Self.header(vault, origin: origin, since: since, store: store)
+            let total = try store.countStored(vault: vault, changedAfter: since)
+            let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost)
+            var encoder = PayloadEncoder()
+            encoder.encode(header)
+            var count = 0
+            try store.forEachStored(vault: vault, changedAfter: since) { record in
+                encoder.encode(record)
+                count += 1
+                if encoder.bytes.count >= BundleWriter.chunkSize {
+                    try writer.write(encoder.bytes)
+                    encoder.bytes.removeAll(keepingCapacity: true)
+                }
+                if count % BundleProgress.recordInterval == 0 {
+                    progress?(BundleProgress(phase: .exporting, completed: count, total: total))
+                }
+            }
+            try writer.write(encoder.bytes)
+            let size = try writer.finish()
+            progress?(BundleProgress(phase: .exporting, completed: count, total: total))
+            return BundleInfo(header: writer.header, byteCount: size, changes: header, recordCount: count)
+        }
+    }
+
+    /// Imports a bundle: first reads all of it, authenticating every chunk and validating every
+    /// record, with nothing written; then merges it in one transaction. A bundle that fails any
+    /// check leaves the ledger exactly as it was; importing the same bundle again changes nothing.
+    /// - Throws: `BundleError` for the bundle (wrong secret, tampered, truncated, malformed...),
+    ///   `LedgerError` for the ledger.
+    public func importBundle(at path: String, secret: BundleSecret,
+                             progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleImport {
+        let (info, keys) = try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
+        let me = replicaID
+        let report = try await write { store, stamps in
+            // Read again with the same keys: every byte merged is authenticated a second time,
+            // and a file swapped in between fails (rolling the transaction back).
+            let reader = try BundleReader(path: path, expecting: info.header, keys: keys)
+            var decoder = try PayloadDecoder(reader)
+            var report = MergeReport()
+            try Self.merge(decoder.header, records: { merge in
+                while let record = try decoder.next() {
+                    try merge(record)
+                    if decoder.recordCount % BundleProgress.recordInterval == 0 {
+                        progress?(BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize))
+                    }
+                }
+            }, into: store, stamps: &stamps, me: me, report: &report)
+            return report
+        }
+        progress?(BundleProgress(phase: .merging, completed: info.byteCount, total: info.byteCount))
+        warnAboutFutureStamps(report)
+        return BundleImport(info: info, report: report)
+    }
+}

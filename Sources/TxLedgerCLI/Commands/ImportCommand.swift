@@ -1,0 +1,31 @@
+import ArgumentParser
+import TxLedger
+
+struct ImportCommand: LedgerCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Merge an encrypted bundle into this ledger.",
+        discussion: "The whole bundle is decrypted and checked before anything is written; then it is merged in one transaction. Importing it again changes nothing.")
+
+    @ParentCommand var root: TxLedgerCommand
+    @Argument(help: "The bundle file.") var file: String
+    @OptionGroup var secretOptions: SecretOptions
+    @Flag(help: "Print the bundle and the merge report as JSON.") var json = false
+
+    func run(on ledger: Ledger) async throws {
+        let secret = try secretOptions.requiredSecret(confirm: false)
+        let result = try await ledger.importBundle(at: file, secret: secret, progress: ProgressLine.reporter())
+        let bundle = BundleInfoOutput(path: file, info: result.info)
+        if json {
+            print(try JSONOutput.string(ImportOutput(bundle: bundle, report: result.report)))
+        } else {
+            print(bundle.text)
+            print(MergeReportText.render(result.report))
+        }
+    }
+
+    private struct ImportOutput: Encodable {
+        let bundle: BundleInfoOutput
+        let report: MergeReport
+    }
+}
