@@ -98,8 +98,9 @@ struct ReplicationTests {
         let good = try await b.ledger.changes(vault: "vault-1")
         let other = try await b.ledger.changes(vault: "other")
         // A change set that claims vault-1 but carries a record of "other".
-        let forged = ChangeSet(vaultId: "vault-1", origin: other.origin, since: 0, through: other.through,
-                               knowledge: [:], clearedThrough: nil, records: other.records)
+        let forged = ChangeSet(header: ChangeSetHeader(vaultId: "vault-1", origin: other.origin, since: 0, through: other.through,
+                                                       knowledge: [:], clearedThrough: nil),
+                               records: other.records)
         let before = try await ReplicaSnapshot(a.ledger)
         await #expect(throws: LedgerError.self) { try await a.ledger.merge([good, forged]) }
         #expect(try await ReplicaSnapshot(a.ledger) == before)

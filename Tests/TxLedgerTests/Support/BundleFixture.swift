@@ -1,0 +1,30 @@
+import Foundation
+@testable import TxLedger
+
+/// Secrets and helpers for bundle tests. Passphrase bundles use Argon2id's INTERACTIVE cost.
+enum BundleFixture {
+    static let passphraseText = "correct horse battery staple"
+
+    static func passphrase() throws -> BundleSecret { .passphrase(try Passphrase(passphraseText)) }
+
+    /// One secret of each kind.
+    static func secrets() throws -> [BundleSecret] { [.syncKey(SyncKey.generate()), try passphrase()] }
+
+    /// Exports `vault` of `from` to a bundle in `directory` and imports it into `to`.
+    @discardableResult
+    static func transfer(_ vault: String = "vault-1", from: Ledger, to: Ledger, secret: BundleSecret,
+                         in directory: TemporaryDirectory, scope: ExportScope = .knownPeers) async throws -> (exported: BundleInfo, imported: BundleImport) {
+        let path = directory.path("\(UUID().uuidString).txb")
+        let exported = try await from.exportBundle(vault: vault, to: path, secret: secret, scope: scope, passphraseCost: .interactive)
+        return (exported, try await to.importBundle(at: path, secret: secret))
+    }
+
+    /// A ledger whose vault-1 bundle spans several chunks: `count` full sends.
+    static func manyRecords(_ count: Int = 700) throws -> [TransactionRecord] {
+        try (1...count).map { try Fixture.send(hash: $0, at: Fixture.start.addingTimeInterval(Double($0))) }
+    }
+}
+
+extension BundleSecret {
+    var name: String { mode == .syncKey ? "sync key" : "passphrase" }
+}
