@@ -22,7 +22,8 @@ struct CLI {
     let db: String
 
     @discardableResult
-    func run(_ arguments: [String], stdin: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+             sourceLocation: SourceLocation = #_sourceLocation) async throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path),
                      "txledger is not built at \(Self.binary.path): run scripts/test.sh, or swift build first", sourceLocation: sourceLocation)
         let process = Process()
@@ -30,6 +31,7 @@ struct CLI {
         process.arguments = ["--db", db] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "TXLEDGER_DB")
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
