@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # The main job: install missing system libraries, build txledger in release mode, and run it on
-# the default ledger ($TXLEDGER_DB, else the platform's data folder): record example sends, a
-# swap and a signature, move their statuses, and print the history. Safe to run again: the
-# ledger derives ids from the transactions, so nothing is recorded twice.
+# the default ledger ($TXLEDGER_DB, else the platform's data folder) as a user's laptop, with a
+# second ledger next to it as the same user's phone. Each device records transactions and moves
+# statuses (with a conflict), then they sync through encrypted bundles in a shared folder, one
+# way sealed with a vault sync key, the other with a passphrase, and both print the same
+# converged history. Safe to run again: ids derive from the transactions, so nothing is
+# recorded twice, and a second sync carries only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
 swift build -c release --product txledger
 txledger() { "$(swift build -c release --show-bin-path)/txledger" "$@"; }
 
-txledger init
+laptop_db=$(txledger init | sed -n 's/^ledger //p')
+data_dir=$(dirname "$laptop_db")
+phone() { txledger --db "$data_dir/demo-phone.sqlite" "$@"; }
 vault=demo-vault
+
+echo "== laptop ($laptop_db): records three transactions and a signature request"
 me=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
 txledger record send --vault "$vault" --chain ethereum --from "$me" --to 0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359 \
   --hash 0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b \
@@ -33,5 +40,44 @@ txledger status 9C6E1A3F0B2D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7
 txledger status 0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b pending
 txledger note 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 "July invoice"
 
-echo
+echo "== phone ($data_dir/demo-phone.sqlite): records a send of its own"
+phone record send --vault "$vault" --chain solana --from 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV \
+  --to 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM \
+  --hash 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UJKdiSZkQUW \
+  --amount 12.5 --token SOL --at 2025-07-04T10:00:00Z
+phone status 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UJKdiSZkQUW pending
+
+# The user's vault sync key, made once and copied to each device (here: next to the ledgers).
+key="$data_dir/demo-vault.key"
+[ -f "$key" ] || txledger keygen --out "$key"
+shared=$(mktemp -d)   # stands for a shared cloud folder or a USB stick
+trap 'rm -rf "$shared"' EXIT
+
+echo; echo "== laptop -> phone: a bundle sealed with the sync key"
+txledger export --vault "$vault" --out "$shared/laptop.txb" --key-file "$key"
+txledger inspect "$shared/laptop.txb"        # without the key: format, key mode, size only
+phone import "$shared/laptop.txb" --key-file "$key"
+
+echo; echo "== both edit the same send while apart: the phone confirms it and notes it, then the laptop notes it too"
+phone status 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 confirmed --at 2025-07-02T18:41:07Z
+phone note 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 "paid from the phone"
+txledger note 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 "July invoice, paid"
+
+echo; echo "== phone -> laptop: a bundle sealed with a passphrase (from an environment variable, never argv)"
+export TXLEDGER_DEMO_PASSPHRASE="demo passphrase - use a real one"
+phone export --vault "$vault" --out "$shared/phone.txb" --passphrase-env TXLEDGER_DEMO_PASSPHRASE --kdf interactive
+txledger import "$shared/phone.txb" --passphrase-env TXLEDGER_DEMO_PASSPHRASE
+
+echo; echo "== laptop -> phone again: what the phone has not acknowledged (the later note wins on both)"
+txledger export --vault "$vault" --out "$shared/laptop.txb" --key-file "$key"
+phone import "$shared/laptop.txb" --key-file "$key"
+
+echo; echo "== the laptop's history"
 txledger list --vault "$vault"
+echo; echo "== the phone's history"
+phone list --vault "$vault"
+if [ "$(txledger list --vault "$vault" --json)" = "$(phone list --vault "$vault" --json)" ]; then
+  echo; echo "converged: both devices hold the same history"
+else
+  echo; echo "NOT converged" >&2; exit 1
+fi
