@@ -15,15 +15,6 @@ struct CLIBundleTests {
         b = CLI(db: directory.path("b.sqlite"))
     }
 
-    private func send(_ n: Int) -> [String] {
-        ["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to", Fixture.evmAddress(2),
-         "--amount", "1.5", "--token", "ETH", "--at", "2025-07-0\(n)T00:00:00Z"]
-    }
-
-    private func list(_ cli: CLI) async throws -> String {
-        try await cli.run(["list", "--json", "--include-hidden", "--limit", "1000"]).stdout
-    }
-
     @Test func keygenWritesAPrivateKeyFileAndNeverReplacesIt() async throws {
         let key = directory.path("vault.key")
         let made = try await a.run(["keygen", "--out", key])
@@ -46,9 +37,9 @@ struct CLIBundleTests {
         let env = ["SYNC_PASSPHRASE": Self.passphrase]
         var outputs: [CLI.Result] = []
 
-        for n in 1...3 { outputs.append(try await a.run(send(n))) }
-        outputs.append(try await b.run(send(1)))
-        outputs.append(try await b.run(send(4)))
+        for n in 1...3 { outputs.append(try await a.run(CLI.send(n))) }
+        outputs.append(try await b.run(CLI.send(1)))
+        outputs.append(try await b.run(CLI.send(4)))
         outputs.append(try await a.run(["status", Fixture.evmHash(1), "confirmed"]))
         outputs.append(try await b.run(["status", Fixture.evmHash(1), "failed", "--reason", "reverted"]))
         outputs.append(try await b.run(["note", Fixture.evmHash(4), "from b"]))
@@ -64,7 +55,7 @@ struct CLIBundleTests {
         outputs.append(try await a.run(["import", ba, "--passphrase-file", passphraseFile]))
         #expect(outputs.last?.status == 0, "\(outputs.last!.stderr)")
 
-        #expect(try await list(a) == list(b), "both ledgers hold the same history")
+        #expect(try await a.history() == b.history(), "both ledgers hold the same history")
         let again = try await a.run(["import", ba, "--passphrase-file", passphraseFile])
         #expect(again.stdout.contains("(nothing changed)"))
         outputs.append(again)
@@ -85,12 +76,12 @@ struct CLIBundleTests {
         let key = directory.path("vault.key"), other = directory.path("other.key")
         try await a.run(["keygen", "--out", key])
         try await a.run(["keygen", "--out", other])
-        try await a.run(send(1))
-        try await b.run(send(2))
+        try await a.run(CLI.send(1))
+        try await b.run(CLI.send(2))
         let bundle = directory.path("a.txb")
         try await a.run(["export", "--vault", "main", "--out", bundle, "--key-file", key])
         let good = try Data(contentsOf: URL(fileURLWithPath: bundle))
-        let before = try await list(b)
+        let before = try await b.history()
 
         func expectFailure(_ bytes: Data?, _ arguments: [String], exit: Int32, _ message: String,
                            sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -100,7 +91,7 @@ struct CLIBundleTests {
             #expect(result.status == exit, "\(result.stderr)", sourceLocation: sourceLocation)
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("txledger: ") && result.stderr.contains(message),
                     "\(result.stderr)", sourceLocation: sourceLocation)
-            #expect(try await list(b) == before, sourceLocation: sourceLocation)
+            #expect(try await b.history() == before, sourceLocation: sourceLocation)
         }
         try await expectFailure(good, ["--key-file", other], exit: 77, "the sync key does not open this bundle")
         let passphrase = directory.path("passphrase.txt")
@@ -135,8 +126,8 @@ struct CLIBundleTests {
     @Test func inspectShowsTheHeaderWithoutAKeyAndTheContentsWithOne() async throws {
         let key = directory.path("vault.key")
         try await a.run(["keygen", "--out", key])
-        try await a.run(send(1))
-        try await a.run(send(2))
+        try await a.run(CLI.send(1))
+        try await a.run(CLI.send(2))
         let bundle = directory.path("a.txb")
         try await a.run(["export", "--vault", "main", "--out", bundle, "--key-file", key, "--full"])
 

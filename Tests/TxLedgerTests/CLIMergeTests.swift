@@ -14,19 +14,10 @@ struct CLIMergeTests {
         b = CLI(db: directory.path("b.sqlite"))
     }
 
-    private func send(_ n: Int) -> [String] {
-        ["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to", Fixture.evmAddress(2),
-         "--amount", "1.5", "--token", "ETH", "--at", "2025-07-0\(n)T00:00:00Z"]
-    }
-
-    private func list(_ cli: CLI) async throws -> String {
-        try await cli.run(["list", "--json", "--include-hidden", "--limit", "1000"]).stdout
-    }
-
     @Test func conflictingEditsMergeBothWaysToTheSameHistory() async throws {
-        try await a.run(send(1))
-        try await b.run(send(1))
-        try await b.run(send(2))
+        try await a.run(CLI.send(1))
+        try await b.run(CLI.send(1))
+        try await b.run(CLI.send(2))
         try await a.run(["status", Fixture.evmHash(1), "confirmed"])
         try await b.run(["status", Fixture.evmHash(1), "failed", "--reason", "reverted"])
         try await a.run(["note", Fixture.evmHash(1), "paid rent"])
@@ -43,30 +34,30 @@ struct CLIMergeTests {
         let report = try JSONDecoder().decode(MergeReport.self, from: Data(intoB.stdout.utf8))
         #expect(report.recordsChanged == 1 && report.recordsAdded == 0)
 
-        let history = try await list(a)
-        #expect(try await list(b) == history)
+        let history = try await a.history()
+        #expect(try await b.history() == history)
         #expect(history.contains("\"note\" : \"paid rent\"") && history.contains("\"tax\""))
 
         let again = try await a.run(["merge", b.db])
         #expect(again.stdout.hasPrefix("added 0, changed 0, unchanged 2, cleared 0 (nothing changed)"))
-        #expect(try await list(a) == history)
+        #expect(try await a.history() == history)
     }
 
     @Test func aClearTravelsThroughMerge() async throws {
-        try await a.run(send(1))
+        try await a.run(CLI.send(1))
         try await b.run(["merge", a.db])
         #expect(try await a.run(["clear", "--vault", "main"]).stdout == "cleared 1 records of vault main\n")
-        try await b.run(send(2)) // recorded after the clear
+        try await b.run(CLI.send(2)) // recorded after the clear
         #expect(try await b.run(["merge", a.db]).stdout.hasPrefix("added 0, changed 0, unchanged 0, cleared 1"))
         try await a.run(["merge", b.db])
-        let history = try await list(a)
-        #expect(try await list(b) == history)
+        let history = try await a.history()
+        #expect(try await b.history() == history)
         #expect(history.contains(Fixture.evmHash(2)) && !history.contains(Fixture.evmHash(1)))
     }
 
     @Test func badMergeSourcesAreRefusedAndChangeNothing() async throws {
-        try await a.run(send(1))
-        let before = try await list(a)
+        try await a.run(CLI.send(1))
+        let before = try await a.history()
         let garbage = directory.path("garbage.sqlite")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: garbage))
         for (source, exit, text) in [(garbage, Int32(74), "it is not a SQLite database"),
@@ -76,11 +67,11 @@ struct CLIMergeTests {
             #expect(result.status == exit, "\(result.stderr)")
             #expect(result.stderrLines.count == 1 && result.stderr.contains(text), "\(result.stderr)")
         }
-        #expect(try await list(a) == before)
+        #expect(try await a.history() == before)
     }
 
     @Test func clearingAnInvalidVaultNameIsRefused() async throws {
-        try await a.run(send(1))
+        try await a.run(CLI.send(1))
         for name in ["", "bad\nname"] {
             let result = try await a.run(["clear", "--vault", name])
             #expect(result.status == 65 && result.stderr.contains("invalid vault"), "\(result.stderr)")

@@ -27,15 +27,6 @@ struct BundleHeader: Equatable, Sendable {
     let streamHeader: [UInt8]
     let mac: [UInt8]
 
-    init(mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], keyCheck: [UInt8], streamHeader: [UInt8], mac: [UInt8]) {
-        self.mode = mode
-        self.cost = cost
-        self.salt = salt
-        self.keyCheck = keyCheck
-        self.streamHeader = streamHeader
-        self.mac = mac
-    }
-
     /// Bytes 0..<78: everything the MAC covers.
     var authenticatedBytes: [UInt8] {
         var bytes = Self.magic + [Self.version, mode.rawValue]
@@ -45,7 +36,9 @@ struct BundleHeader: Equatable, Sendable {
     }
 
     var bytes: [UInt8] { authenticatedBytes + mac }
+}
 
+extension BundleHeader {
     /// Parses the header's layout, checking what needs no key: magic, version, key mode and
     /// the Argon2id cost's bounds.
     /// - Parameter bytes: the first `size` bytes of the file, or all of it if it is shorter.

@@ -48,3 +48,16 @@ struct CLI {
         return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }
+
+extension CLI {
+    /// `record send` arguments for a send in vault `main` whose hash is made from `n` (1...9).
+    static func send(_ n: Int) -> [String] {
+        ["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to", Fixture.evmAddress(2),
+         "--amount", "1.5", "--token", "ETH", "--at", "2025-07-0\(n)T00:00:00Z"]
+    }
+
+    /// Every record, hidden ones included, as `list --json` prints them.
+    func history() async throws -> String {
+        try await run(["list", "--json", "--include-hidden", "--limit", "1000"]).stdout
+    }
+}
