@@ -37,7 +37,7 @@ extension Ledger {
             case .knownPeers: try store.leastAcknowledged(vault)
             }
             let header = try Self.header(vault, origin: origin, since: since, store: store)
-            let total = try store.countStored(vault: vault, changedAfter: since)
+            let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: since)
             let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost)
             var encoder = PayloadEncoder()
             encoder.encode(header)

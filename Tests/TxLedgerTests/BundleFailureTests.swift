@@ -165,6 +165,23 @@ import Testing
         try await setup.expectImport(try sealed(badAmount), fails: .malformedContent(
             "record 0: invalid amount: '1234567890.12345678901234567x' is not a decimal amount (digits with an optional fraction, e.g. 12.5)"))
         try await setup.expectImport(try sealed(Array(good.bytes.dropLast())), fails: .malformedContent("the payload ends inside a field"))
+
+        // Registers beyond what a local write accepts: an oversized note, a reason on a confirmation.
+        var hostile = try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id))
+        hostile.note = Register(String(repeating: "n", count: 10_001), stamp: hostile.facts.stamp)
+        var noteEncoder = PayloadEncoder()
+        noteEncoder.encode(header)
+        noteEncoder.encode(hostile)
+        try await setup.expectImport(try sealed(noteEncoder.bytes), fails: .malformedContent(
+            "record 0: invalid note: is 10001 bytes long; the limit is 10000"))
+        hostile.note = nil
+        hostile.status = StatusRegister(terminal: Register(TerminalOutcome(status: .confirmed, confirmedAt: nil, failureReason: "x"),
+                                                           stamp: hostile.facts.stamp))
+        var reasonEncoder = PayloadEncoder()
+        reasonEncoder.encode(header)
+        reasonEncoder.encode(hostile)
+        try await setup.expectImport(try sealed(reasonEncoder.bytes), fails: .malformedContent(
+            "record 0: invalid failureReason: only a failed transaction has a failure reason"))
         try await setup.expectImport(try sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
         try await setup.expectImport(try sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 55"))
         try await setup.expectImport(try sealed(good.bytes + [4, 2, 1, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))

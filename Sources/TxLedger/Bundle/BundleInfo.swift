@@ -1,10 +1,10 @@
 /// What a bundle is: what its header shows to anyone, and, read with its secret, which change
 /// set it carries.
 public struct BundleInfo: Sendable, Equatable {
-    public let formatVersion: Int
-    public let keyMode: KeyMode
+    public var formatVersion: Int { Int(BundleHeader.version) }
+    public var keyMode: KeyMode { header.mode }
     /// The Argon2id cost of a passphrase bundle.
-    public let passphraseCost: Argon2idCost?
+    public var passphraseCost: Argon2idCost? { header.cost }
     /// The file's size in bytes.
     public let byteCount: Int
     /// The change set's header, read with the secret; `nil` when read without.
@@ -16,9 +16,6 @@ public struct BundleInfo: Sendable, Equatable {
 
     init(header: BundleHeader, byteCount: Int, changes: ChangeSetHeader?, recordCount: Int?) {
         self.header = header
-        formatVersion = Int(BundleHeader.version)
-        keyMode = header.mode
-        passphraseCost = header.cost
         self.byteCount = byteCount
         self.changes = changes
         self.recordCount = recordCount

@@ -151,18 +151,20 @@ enum RecordRow {
             guard status.isTerminal else {
                 throw LedgerError.invalidInput(field: "terminal_status", reason: "'\(status.rawValue)' is not confirmed or failed")
             }
-            let outcome = TerminalOutcome(status: status,
-                                          confirmedAt: try instant("confirmed_at_ms"),
-                                          failureReason: row["failure_reason"])
-            terminal = Register(outcome, stamp: stamp)
+            // The same checks as a local status update: metadata fits the status and its limits.
+            let update = try StatusUpdate(status, confirmedAt: try instant("confirmed_at_ms"), failureReason: row["failure_reason"])
+            terminal = Register(TerminalOutcome(status: status, confirmedAt: update.confirmedAt, failureReason: update.failureReason),
+                                stamp: stamp)
         }
         return RecordState(
             facts: Register(facts, stamp: try required(stamp(row, "facts"), "facts stamp")),
             status: StatusRegister(pending: stamp(row, "pending"), terminal: terminal),
             lastCheckedAt: try instant("last_checked_at_ms"),
-            note: stamp(row, "note").map { Register(row["note"], stamp: $0) },
-            labels: try stamp(row, "labels").map { Register(try decodeLabels(row["labels"]), stamp: $0) },
-            hidden: stamp(row, "hidden").map { Register(row["hidden"] ?? false, stamp: $0) })
+            note: try stamp(row, "note").map { Register(try TextField.note.validate(row["note"], field: "note"), stamp: $0) },
+            labels: try stamp(row, "labels").map {
+                Register(try TransactionRecord.normalizedLabels(try decodeLabels(row["labels"])), stamp: $0)
+            },
+            hidden: try stamp(row, "hidden").map { Register(try flag(row["hidden"], "hidden"), stamp: $0) })
     }
 
     private static func stamp(_ row: Row, _ register: String) -> Stamp? {
@@ -170,6 +172,15 @@ enum RecordRow {
             return nil
         }
         return Stamp(time: time, replica: ReplicaID(rawValue: replica))
+    }
+
+    /// A 0 or 1 column (a missing one is 0).
+    private static func flag(_ value: Int64?, _ column: String) throws -> Bool {
+        switch value ?? 0 {
+        case 0: return false
+        case 1: return true
+        case let other: throw LedgerError.invalidInput(field: column, reason: "is \(other), not 0 or 1")
+        }
     }
 
     private static func nonEmpty(_ value: String?) -> String? {
