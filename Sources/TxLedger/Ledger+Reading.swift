@@ -25,20 +25,27 @@ extension Ledger {
         return first
     }
 
-    /// A page of records, newest first (by broadcast time, then id).
+    /// A page of the records `filter` matches, newest first (by broadcast time, then id).
+    ///
+    /// Keyset pagination: pass the page's `nextCursor` back for the next one, which costs what
+    /// the first page costs; records arriving meanwhile are neither repeated nor skipped among
+    /// those already there. Compact mode ("see more") is a page of the top N and its `hasMore`.
     /// - Parameters:
-    ///   - vault: one vault, or every vault when `nil`.
-    ///   - includeHidden: whether hidden records are listed.
+    ///   - filter: tab, vault and filters; the default lists every visible record.
     ///   - limit: page size, at least 1.
-    ///   - cursor: the `nextCursor` of the previous page.
-    public func list(vault: String? = nil, includeHidden: Bool = false, limit: Int = 50,
+    ///   - cursor: the `nextCursor` of the previous page with the same filter.
+    public func list(_ filter: HistoryFilter = HistoryFilter(), limit: Int = 50,
                      after cursor: PageCursor? = nil) async throws -> Page {
+        try Self.checkLimit(limit)
+        return try await read { store in try store.page(filter, after: cursor, limit: limit) }
+    }
+
+    /// How many records each tab holds under `filter` (whose own tab is ignored).
+    public func tabCounts(_ filter: HistoryFilter = HistoryFilter()) async throws -> HistoryTabCounts {
+        try await read { store in try store.tabCounts(filter) }
+    }
+
+    static func checkLimit(_ limit: Int) throws {
         guard limit >= 1 else { throw LedgerError.invalidInput(field: "limit", reason: "must be at least 1") }
-        let fetchLimit = limit == Int.max ? limit : limit + 1
-        let states = try await read { store in
-            try store.page(vault: vault, includeHidden: includeHidden, after: cursor, limit: fetchLimit)
-        }
-        let items = states.prefix(limit).map(\.record)
-        return Page(items: Array(items), nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil)
     }
 }

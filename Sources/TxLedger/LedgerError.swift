@@ -20,6 +20,9 @@ public enum LedgerError: Error, Equatable, Sendable {
     /// Reading or writing the ledger failed (disk full, I/O error, locked for too long).
     /// The transaction was rolled back: nothing was changed.
     case storage(path: String, reason: String)
+    /// A file the ledger was asked to write (an export) cannot be written. Nothing was left
+    /// at its path, and the ledger was not changed.
+    case output(path: String, reason: String)
 }
 
 extension LedgerError: LocalizedError {
@@ -41,6 +44,8 @@ extension LedgerError: LocalizedError {
             return "invalid cursor: pass back the nextCursor value of a previous page unchanged"
         case let .storage(path, reason):
             return "ledger '\(path)' failed: \(reason); nothing was changed, retry once the cause is fixed"
+        case let .output(path, reason):
+            return "cannot write '\(path)': \(reason)"
         }
     }
 }

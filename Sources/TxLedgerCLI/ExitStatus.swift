@@ -13,7 +13,7 @@ enum ExitStatus {
         switch error {
         case .invalidInput, .invalidCursor: invalidInput
         case .notFound, .unknownVault, .ambiguous: notFound
-        case .unreadableDatabase, .newerSchema, .storage: ledgerFailure
+        case .unreadableDatabase, .newerSchema, .storage, .output: ledgerFailure
         }
     }
 

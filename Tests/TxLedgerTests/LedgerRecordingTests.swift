@@ -112,7 +112,7 @@ struct LedgerRecordingTests {
         #expect(try await test.ledger.setLabels(["tax", "food", "tax"], for: record.id).labels == ["food", "tax"])
         #expect(try await test.ledger.setHidden(true, for: record.id).hidden)
         #expect(try await test.ledger.list().items.isEmpty)
-        #expect(try await test.ledger.list(includeHidden: true).items.count == 1)
+        #expect(try await test.ledger.list(HistoryFilter(includeHidden: true)).items.count == 1)
         #expect(try await test.ledger.setHidden(false, for: record.id).hidden == false)
         #expect(try await test.ledger.list().items.count == 1)
 

@@ -20,7 +20,7 @@ struct PaginationTests {
         var seen: [TransactionRecord] = []
         var cursor: PageCursor?
         repeat {
-            let page = try await ledger.list(vault: vault, limit: limit, after: cursor)
+            let page = try await ledger.list(HistoryFilter(vault: vault), limit: limit, after: cursor)
             #expect(page.items.count <= limit)
             seen += page.items
             cursor = page.nextCursor

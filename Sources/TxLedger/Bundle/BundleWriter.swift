@@ -1,27 +1,21 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes a bundle: the header, then the payload bytes it is given, encrypted with
 /// `crypto_secretstream_xchacha20poly1305` in chunks of `chunkSize` plaintext bytes, the last
 /// one (1 to `chunkSize` bytes) tagged TAG_FINAL.
 ///
-/// It writes to a temporary file next to the destination and renames it into place in
-/// `finish()`, so a sync folder never shows a half-written bundle; without `finish()` the
-/// temporary file is removed.
+/// It writes an `AtomicFile` that `finish()` renames into place, so a sync folder never shows
+/// a half-written bundle; without `finish()` nothing appears.
 final class BundleWriter {
     /// Plaintext bytes per chunk (Specs/bundle-format.md): fixed in format v1.
     static let chunkSize = 65536
 
     let path: String
     let header: BundleHeader
-    private let temporaryPath: String
-    private let file: FileHandle
+    private let file: AtomicFile
     private let encryptor: SecretStreamEncryptor
     private var pending: [UInt8] = []
     private var output: [UInt8] = []
-    private var finished = false
     /// Bytes written to the file so far.
     private(set) var bytesWritten = 0
 
@@ -32,21 +26,12 @@ final class BundleWriter {
         let keys = try BundleKeys(secret: secret, salt: salt, cost: cost)
         encryptor = SecretStreamEncryptor(key: keys.streamKey)
         header = keys.seal(mode: secret.mode, cost: cost, salt: salt, streamHeader: encryptor.header)
-
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
-        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
-              let file = FileHandle(forWritingAtPath: temporaryPath) else {
-            throw BundleError.io(path: path, reason: "its folder does not exist or is not writable")
+        do {
+            file = try AtomicFile(path: path)
+        } catch {
+            throw BundleError.io(path: path, reason: error.reason)
         }
-        self.file = file
         try emit(header.bytes)
-    }
-
-    deinit {
-        try? file.close()
-        if !finished { try? FileManager.default.removeItem(atPath: temporaryPath) }
     }
 
     /// Appends payload bytes; full chunks are encrypted and written as they fill.
@@ -73,25 +58,19 @@ final class BundleWriter {
         pending = []
         try emit()
         do {
-            try file.synchronize()
-            try file.close()
+            try file.commit()
         } catch {
-            throw BundleError.io(path: path, reason: "it cannot be written (\(error.localizedDescription))")
+            throw BundleError.io(path: path, reason: error.reason)
         }
-        // rename(2) replaces an existing bundle atomically.
-        guard rename(temporaryPath, path) == 0 else {
-            throw BundleError.io(path: path, reason: "it cannot be written (\(SecretFile.errnoDescription()))")
-        }
-        finished = true
         return bytesWritten
     }
 
     private func emit(_ bytes: [UInt8] = []) throws {
         output.append(contentsOf: bytes)
         do {
-            try file.write(contentsOf: output)
+            try file.write(output)
         } catch {
-            throw BundleError.io(path: path, reason: "it cannot be written (\(error.localizedDescription))")
+            throw BundleError.io(path: path, reason: error.reason)
         }
         bytesWritten += output.count
         output.removeAll(keepingCapacity: true)

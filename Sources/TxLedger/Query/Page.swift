@@ -3,4 +3,7 @@ public struct Page: Sendable, Equatable {
     public let items: [TransactionRecord]
     /// Where the next page starts; `nil` on the last page.
     public let nextCursor: PageCursor?
+
+    /// Whether more records follow: compact mode shows "See more" (card-transaction-history-view.md).
+    public var hasMore: Bool { nextCursor != nil }
 }

@@ -109,6 +109,13 @@ enum LedgerSchema {
                 CREATE INDEX record_by_vault_change ON record (vault_id, change_seq);
                 """)
         }
+        migrator.registerMigration("v3: history queries") { db in
+            try db.execute(sql: """
+                CREATE INDEX record_by_vault_kind_time ON record (vault_id, kind, timestamp_ms DESC, id DESC);
+                CREATE INDEX record_by_vault_chain_time ON record (vault_id, chain, timestamp_ms DESC, id DESC);
+                CREATE INDEX record_in_progress ON record (vault_id, timestamp_ms DESC, id DESC) WHERE terminal_status IS NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -130,36 +130,13 @@ final class RecordStore {
             """, StatementArguments(hashes))
     }
 
-    /// Up to `limit` records newest first (`timestamp`, then `id`, descending), after `cursor`.
-    func page(vault: String?, includeHidden: Bool, after cursor: PageCursor?, limit: Int) throws -> [RecordState] {
-        var conditions: [String] = [RecordRow.isVisible]
-        var arguments: StatementArguments = []
-        if let vault {
-            conditions.append("record.vault_id = ?")
-            arguments += [vault]
-        }
-        if !includeHidden {
-            conditions.append("COALESCE(record.hidden, 0) = 0")
-        }
-        if let cursor {
-            conditions.append("(record.timestamp_ms, record.id) < (?, ?)")
-            arguments += [cursor.timestampMillis, cursor.id.rawValue]
-        }
-        let filter = "WHERE " + conditions.joined(separator: " AND ")
-        arguments += [limit]
-        return try fetchAll("""
-            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(filter)
-            ORDER BY record.timestamp_ms DESC, record.id DESC LIMIT ?
-            """, arguments)
-    }
-
     private func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [RecordState] {
         var states: [RecordState] = []
         try forEach(sql, arguments) { states.append($0) }
         return states
     }
 
-    private func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
+    func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
             try body(try RecordRow.decode(row, path: path))

@@ -4,14 +4,19 @@ import TxLedger
 
 struct ListCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List transactions, newest first.",
-        discussion: "--json prints {\"items\": [...], \"nextCursor\": null|string}; pass nextCursor to --cursor for the next page.")
+        commandName: "list", abstract: "List transactions: in progress first, then by day, newest first.",
+        discussion: """
+            For people: counts per tab, an "In progress" section, then completed transactions under \
+            day headers in the local time zone; --cursor continues the completed list. \
+            --json prints {"items": [...], "nextCursor": null|string}, every status newest first; \
+            pass nextCursor to --cursor for the next page.
+            """)
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "Only this vault (default: every vault).") var vault: String?
+    @OptionGroup var filters: HistoryFilterOptions
     @Option(help: "Page size, any positive count.") var limit: Int = 50
     @Option(help: "nextCursor of the previous page.") var cursor: String?
-    @Flag(help: "Include hidden transactions.") var includeHidden = false
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
@@ -19,14 +24,20 @@ struct ListCommand: LedgerCommand {
     }
 
     func run(on ledger: Ledger) async throws {
-        let page = try await ledger.list(vault: vault, includeHidden: includeHidden, limit: limit,
-                                         after: try cursor.map(PageCursor.init(token:)))
+        let filter = try filters.filter(vault: vault)
+        let cursor = try cursor.map(PageCursor.init(token:))
         if json {
+            let page = try await ledger.list(filter, limit: limit, after: cursor)
             print(try JSONOutput.string(ListJSON(items: page.items, nextCursor: page.nextCursor?.token)))
-        } else {
-            print(RecordTable.render(page.items), terminator: "")
-            if let next = page.nextCursor { print("more: --cursor \(next.token)") }
+            return
         }
+        let completed = try await ledger.list(filter.completed, limit: limit, after: cursor)
+        var listing = HistoryListing(filter: filter, completed: completed, style: .forStandardOutput(), now: Date())
+        if cursor == nil {
+            listing.counts = try await ledger.tabCounts(filter)
+            listing.inProgress = try await ledger.list(filter.inProgress, limit: limit)
+        }
+        print(listing.text, terminator: "")
     }
 }
 

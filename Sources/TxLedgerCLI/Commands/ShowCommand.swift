@@ -10,6 +10,6 @@ struct ShowCommand: LedgerCommand {
 
     func run(on ledger: Ledger) async throws {
         let record = try await ledger.resolve(idOrHash)
-        print(json ? try JSONOutput.string(record) : RecordTable.detail(record), terminator: json ? "\n" : "")
+        print(json ? try JSONOutput.string(record) : RecordDetail.lines(record), terminator: json ? "\n" : "")
     }
 }

@@ -34,6 +34,6 @@ extension Ledger {
 
     /// Every record of every vault, hidden ones included.
     func all() async throws -> [TransactionRecord] {
-        try await list(includeHidden: true, limit: Int.max).items
+        try await list(HistoryFilter(includeHidden: true), limit: Int.max).items
     }
 }

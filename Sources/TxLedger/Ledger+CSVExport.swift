@@ -1,0 +1,31 @@
+extension Ledger {
+    /// Writes the records `filter` matches to a CSV file at `path`, oldest first, from one
+    /// consistent snapshot (writes meanwhile are not blocked). The file appears only once it is
+    /// complete; an existing file there is replaced then. `Specs/queries.md` gives the columns.
+    /// - Returns: how many records were written.
+    /// - Throws: `LedgerError.output` if the file cannot be written (nothing is left behind),
+    ///   `LedgerError.storage` if the ledger cannot be read.
+    @discardableResult
+    public func exportCSV(_ filter: HistoryFilter, to path: String) async throws -> Int {
+        do {
+            return try await read { store in
+                let file = try AtomicFile(path: path)
+                var buffer = HistoryCSV.header
+                var count = 0
+                try store.forEachRecord(matching: filter) { record in
+                    buffer += HistoryCSV.row(record)
+                    count += 1
+                    if buffer.utf8.count >= 1 << 16 {
+                        try file.write(Array(buffer.utf8))
+                        buffer = ""
+                    }
+                }
+                try file.write(Array(buffer.utf8))
+                try file.commit()
+                return count
+            }
+        } catch let failure as AtomicFile.Failure {
+            throw LedgerError.output(path: path, reason: failure.reason)
+        }
+    }
+}

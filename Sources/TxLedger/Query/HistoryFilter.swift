@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a history screen shows: a tab and any secondary filters. Every filter narrows; `nil`
+/// or an empty set means "no restriction", except `statuses`, which lists the statuses shown
+/// (all four by default). `Specs/queries.md` gives the exact matching rules.
+///
+/// ```swift
+/// var filter = HistoryFilter(vault: "main", tab: .swaps)
+/// filter.chains = [try Chain(parsing: "ethereum")]
+/// let page = try await ledger.list(filter, limit: 50)
+/// ```
+public struct HistoryFilter: Sendable, Hashable {
+    /// One vault, or every vault when `nil`.
+    public var vault: String?
+    public var tab: HistoryTab
+    /// The chain a record was made on (for swaps: the chain of the source transaction).
+    public var chains: Set<Chain>
+    /// Token symbols or contracts, any case, on either side of a swap.
+    public var tokens: Set<String>
+    /// Records at or after this instant.
+    public var since: Date?
+    /// Records strictly before this instant.
+    public var until: Date?
+    /// The statuses shown; all by default. An empty set shows nothing.
+    public var statuses: Set<TransactionStatus>
+    /// Swap providers, any case (`thorchain` matches `THORChain`); only swaps match.
+    public var providers: Set<String>
+    public var includeHidden: Bool
+    /// Text a person typed: a transaction hash prefix (with or without `0x`), an address
+    /// prefix (from or to), or words in the memo or the note. ASCII letters match in any case.
+    public var search: String?
+
+    public init(vault: String? = nil, tab: HistoryTab = .overview, chains: Set<Chain> = [], tokens: Set<String> = [],
+                since: Date? = nil, until: Date? = nil, statuses: Set<TransactionStatus> = Set(TransactionStatus.allCases), providers: Set<String> = [],
+                includeHidden: Bool = false, search: String? = nil) {
+        self.vault = vault
+        self.tab = tab
+        self.chains = chains
+        self.tokens = tokens
+        self.since = since
+        self.until = until
+        self.statuses = statuses
+        self.providers = providers
+        self.includeHidden = includeHidden
+        self.search = search
+    }
+
+    /// The statuses of transactions still in progress.
+    public static let inProgressStatuses: Set<TransactionStatus> = [.broadcasted, .pending]
+    /// The statuses of completed transactions.
+    public static let completedStatuses: Set<TransactionStatus> = [.confirmed, .failed]
+
+    /// This filter restricted to transactions in progress: the elevated section above the rest
+    /// (vault-transaction-history.md), the "Pending" list (pending-completed-history-screen.md).
+    public var inProgress: HistoryFilter { restricted(to: Self.inProgressStatuses) }
+
+    /// This filter restricted to completed transactions: what follows the in-progress section.
+    public var completed: HistoryFilter { restricted(to: Self.completedStatuses) }
+
+    /// Whether anything beyond the vault, the tab and hidden records narrows the history.
+    public var isNarrowed: Bool {
+        !chains.isEmpty || !tokens.isEmpty || since != nil || until != nil || statuses.count != TransactionStatus.allCases.count
+            || !providers.isEmpty || !(search ?? "").isEmpty
+    }
+
+    private func restricted(to allowed: Set<TransactionStatus>) -> HistoryFilter {
+        var copy = self
+        copy.statuses = statuses.intersection(allowed)
+        return copy
+    }
+}

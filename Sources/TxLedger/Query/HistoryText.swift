@@ -1,0 +1,73 @@
+import Foundation
+
+/// The small texts every history screen derives from records, written once here so that apps
+/// (and the CLI) do not each copy them. English defaults; `Specs/queries.md` lists them.
+public enum HistoryText {
+    /// `0x1234…abcd`: the first `head` and last `tail` characters of a long hash or address;
+    /// shorter text is returned whole.
+    public static func truncated(_ text: String, head: Int = 6, tail: Int = 4) -> String {
+        text.count > head + tail + 1 ? "\(text.prefix(head))…\(text.suffix(tail))" : text
+    }
+
+    /// Who asked for the transaction: the app's domain, else its URI, else its scheme, else `Unknown App`.
+    public static func appLabel(_ app: AppMetadata?) -> String {
+        app?.domain ?? app?.uri ?? app?.scheme ?? "Unknown App"
+    }
+
+    /// The record's explorer page, if the chain has one (`Specs/schema.md`, `explorerUrl`).
+    public static func explorerURL(_ record: TransactionRecord) -> URL? {
+        record.explorerUrl.flatMap(URL.init(string:))
+    }
+
+    /// The badge of a record's kind: `Send`, `Swap`, `Signature`.
+    public static func kind(_ kind: TransactionKind) -> String {
+        kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()
+    }
+
+    /// The status as the resolved cards show it: `Broadcasted`, `Pending`, `Successful`, `Error`
+    /// (vault-transaction-history.md).
+    public static func status(_ status: TransactionStatus) -> String {
+        switch status {
+        case .broadcasted: "Broadcasted"
+        case .pending: "Pending"
+        case .confirmed: "Successful"
+        case .failed: "Error"
+        }
+    }
+
+    /// Time since `start` in the two largest units: `45s`, `2m 14s`, `1h 5m`, `3d 4h`. A start
+    /// after `now` (a clock ahead) reads `0s`.
+    public static func elapsed(since start: Date, now: Date) -> String {
+        let seconds = max(0, Int((now.timeIntervalSince(start)).rounded(.down)))
+        let (days, hours, minutes) = (seconds / 86_400, seconds / 3_600 % 24, seconds / 60 % 60)
+        if days > 0 { return "\(days)d \(hours)h" }
+        if hours > 0 { return "\(hours)h \(minutes)m" }
+        if minutes > 0 { return "\(minutes)m \(seconds % 60)s" }
+        return "\(seconds)s"
+    }
+
+    /// `In progress… 2m 14s` for a record broadcast at `start` (the in-progress card).
+    public static func inProgress(since start: Date, now: Date) -> String {
+        "In progress… " + elapsed(since: start, now: now)
+    }
+
+    /// What an empty list says: the reference wallet's sentence for an empty history, one per
+    /// tab, one for the in-progress and completed lists, and one when filters matched nothing.
+    public static func emptyState(_ filter: HistoryFilter) -> String {
+        var unfiltered = filter
+        unfiltered.statuses = Set(TransactionStatus.allCases)
+        if unfiltered.isNarrowed { return "No transactions match these filters." }
+        switch filter.statuses {
+        case HistoryFilter.inProgressStatuses: return "No transactions in progress."
+        case HistoryFilter.completedStatuses: return "No completed transactions yet."
+        case Set(TransactionStatus.allCases): break
+        default: return "No transactions match these filters."
+        }
+        switch filter.tab {
+        case .overview: return "No transactions yet. Your sends and swaps will appear here."
+        case .swaps: return "No swaps yet."
+        case .sends: return "No sends yet."
+        case .signatures: return "No signature requests yet."
+        }
+    }
+}

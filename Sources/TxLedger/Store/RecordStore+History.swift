@@ -1,0 +1,44 @@
+import GRDB
+
+/// The reads behind history screens: filtered keyset pages, counts per tab, streaming exports.
+extension RecordStore {
+    /// Up to `limit` records matching `filter`, newest first (`timestamp`, then `id`,
+    /// descending), after `cursor`; `nextCursor` is set when more follow.
+    func page(_ filter: HistoryFilter, after cursor: PageCursor?, limit: Int) throws -> Page {
+        var conditions = HistoryConditions(filter)
+        if let cursor {
+            conditions.add("(record.timestamp_ms, record.id) < (?, ?)", [cursor.timestampMillis, cursor.id.rawValue])
+        }
+        // One row beyond the page tells whether another page follows.
+        let fetchLimit = limit == Int.max ? limit : limit + 1
+        var states: [RecordState] = []
+        try forEach("""
+            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(conditions.whereClause)
+            ORDER BY record.timestamp_ms DESC, record.id DESC LIMIT ?
+            """, conditions.arguments + [fetchLimit]) { states.append($0) }
+        let items = states.prefix(limit).map(\.record)
+        return Page(items: Array(items), nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil)
+    }
+
+    /// How many records match `filter` in each tab (its own tab ignored).
+    func tabCounts(_ filter: HistoryFilter) throws -> HistoryTabCounts {
+        let conditions = HistoryConditions(filter, byTab: false)
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT record.kind, COUNT(*) FROM \(RecordRow.visibleSource) \(conditions.whereClause) GROUP BY record.kind
+            """, arguments: conditions.arguments)
+        var counts: [TransactionKind: Int] = [:]
+        for row in rows {
+            if let kind = TransactionKind(rawValue: row[0]) { counts[kind] = row[1] }
+        }
+        return HistoryTabCounts(byKind: counts)
+    }
+
+    /// Calls `body` with every record matching `filter`, oldest first, one row at a time.
+    func forEachRecord(matching filter: HistoryFilter, _ body: (TransactionRecord) throws -> Void) throws {
+        let conditions = HistoryConditions(filter)
+        try forEach("""
+            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(conditions.whereClause)
+            ORDER BY record.timestamp_ms, record.id
+            """, conditions.arguments) { try body($0.record) }
+    }
+}
