@@ -60,7 +60,7 @@ public struct HistoryFilter: Sendable, Hashable {
     /// Whether anything beyond the vault, the tab and hidden records narrows the history.
     public var isNarrowed: Bool {
         !chains.isEmpty || !tokens.isEmpty || since != nil || until != nil || statuses.count != TransactionStatus.allCases.count
-            || !providers.isEmpty || !(search ?? "").isEmpty
+            || !providers.isEmpty || !(search?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
     }
 
     private func restricted(to allowed: Set<TransactionStatus>) -> HistoryFilter {
