@@ -2,8 +2,9 @@ import GRDB
 
 extension Ledger {
     /// The first page of `filter`, now and again after every change that alters it: a record,
-    /// a status update or refresh, an annotation, a merge or an imported bundle, made by this
-    /// process or another one on the same file. Writes that leave the page as it was yield nothing.
+    /// a status update or refresh, an annotation, a merge or an imported bundle, written through
+    /// this `Ledger` (GRDB observes its own database pool; open one `Ledger` per file in an app).
+    /// Writes that leave the page as it was yield nothing.
     ///
     /// ```swift
     /// for try await page in ledger.observe(HistoryFilter(vault: "main"), limit: 50) {

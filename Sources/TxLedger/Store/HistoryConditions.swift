@@ -9,18 +9,21 @@ struct HistoryConditions {
 
     /// - Parameter byTab: whether the tab restricts the kind (counts per tab leave it out).
     init(_ filter: HistoryFilter, byTab: Bool = true) {
+        // Few records are in progress: their partial index beats the kind and chain indexes,
+        // which a unary `+` keeps SQLite from choosing (sqlite.org/optoverview.html).
+        let unindexed = filter.statuses == HistoryFilter.inProgressStatuses ? "+" : ""
         if let vault = filter.vault {
             add("record.vault_id = ?", [vault])
         }
         if byTab, let kind = filter.tab.kind {
-            add("record.kind = ?", [kind.rawValue])
+            add("\(unindexed)record.kind = ?", [kind.rawValue])
         }
         if !filter.includeHidden {
             add("COALESCE(record.hidden, 0) = 0")
         }
         if !filter.chains.isEmpty {
             let ids = filter.chains.map(\.id).sorted()
-            add("record.chain IN (\(Self.marks(ids.count)))", StatementArguments(ids))
+            add("\(unindexed)record.chain IN (\(Self.marks(ids.count)))", StatementArguments(ids))
         }
         if !filter.tokens.isEmpty {
             let tokens = filter.tokens.map { $0.uppercased() }.sorted()

@@ -5,19 +5,25 @@ extension RecordStore {
     /// Up to `limit` records matching `filter`, newest first (`timestamp`, then `id`,
     /// descending), after `cursor`; `nextCursor` is set when more follow.
     func page(_ filter: HistoryFilter, after cursor: PageCursor?, limit: Int) throws -> Page {
+        // One row beyond the page tells whether another page follows.
+        let (sql, arguments) = Self.pageQuery(filter, after: cursor, limit: limit == Int.max ? limit : limit + 1)
+        var states: [RecordState] = []
+        try forEach(sql, arguments) { states.append($0) }
+        let items = states.prefix(limit).map(\.record)
+        return Page(items: Array(items), nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil)
+    }
+
+    /// The SQL of a page: the `record_by_*_time` indexes give its order, so it reads only the
+    /// rows it returns plus those the filters skip (Specs/queries.md, "Indexes").
+    static func pageQuery(_ filter: HistoryFilter, after cursor: PageCursor?, limit: Int) -> (String, StatementArguments) {
         var conditions = HistoryConditions(filter)
         if let cursor {
             conditions.add("(record.timestamp_ms, record.id) < (?, ?)", [cursor.timestampMillis, cursor.id.rawValue])
         }
-        // One row beyond the page tells whether another page follows.
-        let fetchLimit = limit == Int.max ? limit : limit + 1
-        var states: [RecordState] = []
-        try forEach("""
+        return ("""
             SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(conditions.whereClause)
             ORDER BY record.timestamp_ms DESC, record.id DESC LIMIT ?
-            """, conditions.arguments + [fetchLimit]) { states.append($0) }
-        let items = states.prefix(limit).map(\.record)
-        return Page(items: Array(items), nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil)
+            """, conditions.arguments + [limit])
     }
 
     /// How many records match `filter` in each tab (its own tab ignored).
