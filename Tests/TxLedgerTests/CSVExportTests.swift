@@ -31,6 +31,7 @@ struct CSVExportTests {
         let signature = try Fixture.signature(at: Fixture.start.addingTimeInterval(20))
         try await test.ledger.record([signature, formula, swap, send])
         _ = try await test.ledger.updateStatus(formula.id, to: try .failed(reason: "reverted, out of gas"))
+        _ = try await test.ledger.setNote("first line\nsecond line", for: signature.id)
 
         let folder = try TemporaryDirectory()
         let path = folder.path("history.csv")
@@ -72,6 +73,7 @@ struct CSVExportTests {
 
         let g = table[3]
         #expect(g["type"] == "signature" && g["tx_hash"] == "" && g["status"] == "broadcasted")
+        #expect(g["note"] == "first line\nsecond line")
     }
 
     @Test func filtersApplyAndHiddenRecordsStayOutUnlessAsked() async throws {
