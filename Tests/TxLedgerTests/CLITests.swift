@@ -47,7 +47,7 @@ struct CLITests {
         #expect(show.stdout.contains("amount") == false) // the human form summarizes
         #expect(show.stdout.contains("1234567890.123456789012345678 ETH to 0x0000…0002"))
         let people = try await cli.run(["list"])
-        #expect(people.stdout.contains("send") && people.stdout.contains("$3.50"))
+        #expect(people.stdout.contains("Send") && people.stdout.contains("$3.50"))
     }
 
     @Test func statusNeverGoesBackAndSaysSo() async throws {
@@ -68,7 +68,7 @@ struct CLITests {
         let hidden = try await cli.run(["show", hash, "--json"]).stdout
         #expect(hidden.contains("\"note\" : \"for rent\"") && hidden.contains("\"hidden\" : true"))
         #expect(try await cli.run(["unhide", hash]).status == 0)
-        #expect(try await cli.run(["list"]).stdout.contains("send"))
+        #expect(try await cli.run(["list"]).stdout.contains("Send"))
     }
 
     @Test func listJSONGoesBackInThroughRecordJSON() async throws {
