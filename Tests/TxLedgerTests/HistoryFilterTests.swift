@@ -116,6 +116,12 @@ struct HistoryFilterTests {
         let completed = try await walk(filter.completed, limit: 9)
         #expect(inProgress.allSatisfy { !$0.status.isTerminal } && !inProgress.isEmpty)
         #expect(completed.allSatisfy(\.status.isTerminal) && !completed.isEmpty)
+        // Signature requests are complete once signed, whatever their status.
+        let overview = HistoryFilter(vault: "main")
+        let signatures = records.filter { $0.kind == .signature && $0.vaultId == "main" && !$0.hidden }
+        #expect(signatures.contains { !$0.status.isTerminal })
+        #expect(try await walk(overview.inProgress, limit: 50).allSatisfy { $0.kind != .signature })
+        #expect(Set(signatures.map(\.id)).isSubset(of: Set(try await walk(overview.completed, limit: 50).map(\.id))))
         #expect(Set((inProgress + completed).map(\.id)) == Set(expected(filter).map(\.id)))
         // Restricting an explicit choice keeps only what both allow.
         var failedOnly = filter
@@ -172,6 +178,7 @@ struct HistoryFilterTests {
             providers: Set(subset(["thorchain", "MAYACHAIN", "1inch", "lifi", "KyberSwap"])),
             includeHidden: Bool.random(using: &rng),
             search: searches.randomElement(using: &rng)!)
+        filter.stage = HistoryFilter.Stage.allCases.randomElement(using: &rng)!
         if Bool.random(using: &rng) { filter.since = instant(&rng) }
         if Bool.random(using: &rng) { filter.until = instant(&rng) }
         return filter

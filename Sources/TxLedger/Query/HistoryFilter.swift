@@ -45,27 +45,34 @@ public struct HistoryFilter: Sendable, Hashable {
         self.search = search
     }
 
-    /// The statuses of transactions still in progress.
-    public static let inProgressStatuses: Set<TransactionStatus> = [.broadcasted, .pending]
-    /// The statuses of completed transactions.
-    public static let completedStatuses: Set<TransactionStatus> = [.confirmed, .failed]
+    /// Which part of the history: everything, the transactions still in progress, or the rest.
+    public enum Stage: String, Sendable, CaseIterable {
+        case all
+        /// Sends and swaps that are `broadcasted` or `pending`: the elevated in-progress cards
+        /// (vault-transaction-history.md), the "Pending" list (pending-completed-history-screen.md).
+        case inProgress
+        /// Everything else: confirmed or failed sends and swaps, and signature requests, which
+        /// are complete once signed whatever their status.
+        case completed
+    }
 
-    /// This filter restricted to transactions in progress: the elevated section above the rest
-    /// (vault-transaction-history.md), the "Pending" list (pending-completed-history-screen.md).
-    public var inProgress: HistoryFilter { restricted(to: Self.inProgressStatuses) }
+    public var stage: Stage = .all
+
+    /// This filter restricted to transactions in progress.
+    public var inProgress: HistoryFilter { at(.inProgress) }
 
     /// This filter restricted to completed transactions: what follows the in-progress section.
-    public var completed: HistoryFilter { restricted(to: Self.completedStatuses) }
+    public var completed: HistoryFilter { at(.completed) }
 
-    /// Whether anything beyond the vault, the tab and hidden records narrows the history.
+    /// Whether anything beyond the vault, the tab, the stage and hidden records narrows the history.
     public var isNarrowed: Bool {
         !chains.isEmpty || !tokens.isEmpty || since != nil || until != nil || statuses.count != TransactionStatus.allCases.count
             || !providers.isEmpty || !(search?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
     }
 
-    private func restricted(to allowed: Set<TransactionStatus>) -> HistoryFilter {
+    private func at(_ stage: Stage) -> HistoryFilter {
         var copy = self
-        copy.statuses = statuses.intersection(allowed)
+        copy.stage = stage
         return copy
     }
 }

@@ -54,20 +54,14 @@ public enum HistoryText {
     /// What an empty list says: the reference wallet's sentence for an empty history, one per
     /// tab, one for the in-progress and completed lists, and one when filters matched nothing.
     public static func emptyState(_ filter: HistoryFilter) -> String {
-        var unfiltered = filter
-        unfiltered.statuses = Set(TransactionStatus.allCases)
-        if unfiltered.isNarrowed { return "No transactions match these filters." }
-        switch filter.statuses {
-        case HistoryFilter.inProgressStatuses: return "No transactions in progress."
-        case HistoryFilter.completedStatuses: return "No completed transactions yet."
-        case Set(TransactionStatus.allCases): break
-        default: return "No transactions match these filters."
-        }
-        switch filter.tab {
-        case .overview: return "No transactions yet. Your sends and swaps will appear here."
-        case .swaps: return "No swaps yet."
-        case .sends: return "No sends yet."
-        case .signatures: return "No signature requests yet."
+        if filter.isNarrowed { return "No transactions match these filters." }
+        switch (filter.stage, filter.tab) {
+        case (.inProgress, _): return "No transactions in progress."
+        case (.completed, _): return "No completed transactions yet."
+        case (.all, .overview): return "No transactions yet. Your sends and swaps will appear here."
+        case (.all, .swaps): return "No swaps yet."
+        case (.all, .sends): return "No sends yet."
+        case (.all, .signatures): return "No signature requests yet."
         }
     }
 }

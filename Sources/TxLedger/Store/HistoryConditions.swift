@@ -11,7 +11,7 @@ struct HistoryConditions {
     init(_ filter: HistoryFilter, byTab: Bool = true) {
         // Few records are in progress: their partial index beats the kind and chain indexes,
         // which a unary `+` keeps SQLite from choosing (sqlite.org/optoverview.html).
-        let unindexed = filter.statuses == HistoryFilter.inProgressStatuses ? "+" : ""
+        let unindexed = filter.stage == .inProgress ? "+" : ""
         if let vault = filter.vault {
             add("record.vault_id = ?", [vault])
         }
@@ -39,6 +39,12 @@ struct HistoryConditions {
             add("record.timestamp_ms < ?", [until.millis])
         }
         addStatuses(filter.statuses)
+        switch filter.stage {
+        case .all: break
+        // Written as the partial index `record_in_progress` states its condition, so SQLite uses it.
+        case .inProgress: add("record.terminal_status IS NULL AND record.kind <> 'signature'")
+        case .completed: add("(record.terminal_status IS NOT NULL OR record.kind = 'signature')")
+        }
         if !filter.providers.isEmpty {
             let names = filter.providers.map { $0.uppercased() }.sorted()
             add("upper(record.provider) IN (\(Self.marks(names.count)))", StatementArguments(names))
@@ -56,14 +62,10 @@ struct HistoryConditions {
     /// `WHERE …` for these conditions.
     var whereClause: String { "WHERE " + clauses.joined(separator: " AND ") }
 
-    /// In-progress statuses are written as `terminal_status IS NULL`, the condition of the
-    /// partial index `record_in_progress`.
     private mutating func addStatuses(_ statuses: Set<TransactionStatus>) {
         switch statuses {
         case Set(TransactionStatus.allCases): return
         case []: add("0")
-        case HistoryFilter.inProgressStatuses: add("record.terminal_status IS NULL")
-        case HistoryFilter.completedStatuses: add("record.terminal_status IS NOT NULL")
         default:
             let names = statuses.map(\.rawValue).sorted()
             add("record.status IN (\(Self.marks(names.count)))", StatementArguments(names))

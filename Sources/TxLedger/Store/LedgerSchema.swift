@@ -113,7 +113,8 @@ enum LedgerSchema {
             try db.execute(sql: """
                 CREATE INDEX record_by_vault_kind_time ON record (vault_id, kind, timestamp_ms DESC, id DESC);
                 CREATE INDEX record_by_vault_chain_time ON record (vault_id, chain, timestamp_ms DESC, id DESC);
-                CREATE INDEX record_in_progress ON record (vault_id, timestamp_ms DESC, id DESC) WHERE terminal_status IS NULL;
+                CREATE INDEX record_in_progress ON record (vault_id, timestamp_ms DESC, id DESC)
+                    WHERE terminal_status IS NULL AND kind <> 'signature';
                 """)
         }
         return migrator

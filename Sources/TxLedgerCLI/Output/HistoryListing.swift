@@ -47,7 +47,7 @@ struct HistoryListing {
             block.title + "\n" + block.rows.map { "  " + $0.render(widths: widths, style: style) + "\n" }.joined()
         }.joined(separator: "\n")
         if inProgress?.hasMore == true {
-            out += "\nmore in progress: --status broadcasted,pending\n"
+            out += "\nmore in progress than --limit shows\n"
         }
         if let next = completed.nextCursor {
             out += "\nmore: --cursor \(next.token)\n"

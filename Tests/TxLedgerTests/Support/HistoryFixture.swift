@@ -107,6 +107,8 @@ enum HistoryFixture {
         if let since = filter.since, r.timestamp < since { return false }
         if let until = filter.until, r.timestamp >= until { return false }
         if !filter.statuses.contains(r.status) { return false }
+        let inProgress = !r.status.isTerminal && r.kind != .signature
+        if filter.stage == .inProgress && !inProgress || filter.stage == .completed && inProgress { return false }
         if !filter.providers.isEmpty {
             guard case let .swap(s) = r.details,
                   filter.providers.contains(where: { $0.lowercased() == s.provider.name.lowercased() }) else { return false }
