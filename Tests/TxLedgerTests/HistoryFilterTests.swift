@@ -99,6 +99,16 @@ struct HistoryFilterTests {
         }
     }
 
+    @Test func nonASCIITokenSymbolsMatchThemselves() async throws {
+        let test = try TestLedger()
+        let details = try SendDetails(toAddress: Fixture.evmAddress(1), amount: try DecimalAmount("1"), token: try Token(symbol: "Ünï"))
+        let record = try TransactionRecord(facts: try TransactionFacts(
+            vaultId: "v", chain: Fixture.ethereum, timestamp: Fixture.start, txHash: Fixture.evmHash(1), details: .send(details)))
+        try await test.ledger.record(record)
+        #expect(try await test.ledger.list(HistoryFilter(tokens: ["Ünï"])).items.map(\.id) == [record.id])
+        #expect(try await test.ledger.list(HistoryFilter(tokens: ["ÜNÏ"])).items.isEmpty)   // ASCII letters only fold
+    }
+
     @Test func compactModeIsTheTopNAndWhetherMoreExist() async throws {
         let ledger = test.ledger
         let filter = HistoryFilter(vault: "main", tab: .swaps)

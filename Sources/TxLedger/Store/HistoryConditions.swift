@@ -26,7 +26,7 @@ struct HistoryConditions {
             add("\(unindexed)record.chain IN (\(Self.marks(ids.count)))", StatementArguments(ids))
         }
         if !filter.tokens.isEmpty {
-            let tokens = filter.tokens.map { $0.uppercased() }.sorted()
+            let tokens = filter.tokens.map(Self.asciiUppercased).sorted()
             let list = Self.marks(tokens.count)
             let sides = ["token_symbol", "token_contract", "from_token_symbol", "from_token_contract", "to_token_symbol", "to_token_contract"]
             add("(" + sides.map { "upper(record.\($0)) IN (\(list))" }.joined(separator: " OR ") + ")",
@@ -46,7 +46,7 @@ struct HistoryConditions {
         case .completed: add("(record.terminal_status IS NOT NULL OR record.kind = 'signature')")
         }
         if !filter.providers.isEmpty {
-            let names = filter.providers.map { $0.uppercased() }.sorted()
+            let names = filter.providers.map(Self.asciiUppercased).sorted()
             add("upper(record.provider) IN (\(Self.marks(names.count)))", StatementArguments(names))
         }
         if let search = filter.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
@@ -96,6 +96,11 @@ struct HistoryConditions {
             escaped.append(character)
         }
         return escaped
+    }
+
+    /// What SQLite's `upper()` does: ASCII letters only, so that `Ü` still equals `Ü`.
+    private static func asciiUppercased(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }))
     }
 
     private static func marks(_ count: Int) -> String {
