@@ -22,13 +22,13 @@ extension Ledger {
     /// - Parameters:
     ///   - passphraseCost: Argon2id's cost when `secret` is a passphrase (default MODERATE).
     /// - Throws: `LedgerError.unknownVault` if this ledger holds nothing of `vault`;
-    ///   `BundleError.io` if the file cannot be written.
+    ///   `BundleError.io` if the file cannot be written or `path` is one of the ledger's own database files.
     @discardableResult
     public func exportBundle(vault: String, to path: String, secret: BundleSecret, scope: ExportScope = .knownPeers,
                              passphraseCost: Argon2idCost = .moderate,
                              progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
         try TextField.identifier.validate(vault, field: "vault")
-        let origin = replicaID
+        let origin = replicaID, ownFiles = ownFiles
         return try await read { store in
             guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
             let since: Int64 = switch scope {
@@ -38,7 +38,7 @@ extension Ledger {
             }
             let header = try Self.header(vault, origin: origin, since: since, store: store)
             let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: since)
-            let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost)
+            let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost, sparing: ownFiles)
             var encoder = PayloadEncoder()
             encoder.encode(header)
             var count = 0

@@ -3,13 +3,15 @@ extension Ledger {
     /// consistent snapshot (writes meanwhile are not blocked). The file appears only once it is
     /// complete; an existing file there is replaced then. `Specs/queries.md` gives the columns.
     /// - Returns: how many records were written.
-    /// - Throws: `LedgerError.output` if the file cannot be written (nothing is left behind),
+    /// - Throws: `LedgerError.output` if the file cannot be written (nothing is left behind) or
+    ///   `path` is one of the ledger's own database files,
     ///   `LedgerError.storage` if the ledger cannot be read.
     @discardableResult
     public func exportCSV(_ filter: HistoryFilter, to path: String) async throws -> Int {
+        let ownFiles = ownFiles
         do {
             return try await read { store in
-                let file = try AtomicFile(path: path)
+                let file = try AtomicFile(path: path, sparing: ownFiles)
                 var buffer = HistoryCSV.header
                 var count = 0
                 try store.forEachRecord(matching: filter) { record in

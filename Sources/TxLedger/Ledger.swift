@@ -140,6 +140,9 @@ public final class Ledger: Sendable {
         }
     }
 
+    /// The database file and its SQLite side files: exports must never replace them.
+    var ownFiles: [String] { ["", "-wal", "-shm", "-journal"].map { path + $0 } }
+
     // MARK: - Transactions
 
     /// Runs `body` in one write transaction, with the clock and change sequence number loaded at

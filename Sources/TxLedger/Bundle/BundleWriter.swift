@@ -19,7 +19,8 @@ final class BundleWriter {
     /// Bytes written to the file so far.
     private(set) var bytesWritten = 0
 
-    init(path: String, secret: BundleSecret, cost: Argon2idCost) throws {
+    /// - Parameter protected: files the bundle must never replace (`AtomicFile`).
+    init(path: String, secret: BundleSecret, cost: Argon2idCost, sparing protected: [String] = []) throws {
         self.path = path
         let salt = Sodium.randomBytes(BundleHeader.saltBytes)
         let cost: Argon2idCost? = secret.mode == .passphrase ? cost : nil
@@ -27,7 +28,7 @@ final class BundleWriter {
         encryptor = SecretStreamEncryptor(key: keys.streamKey)
         header = keys.seal(mode: secret.mode, cost: cost, salt: salt, streamHeader: encryptor.header)
         do {
-            file = try AtomicFile(path: path)
+            file = try AtomicFile(path: path, sparing: protected)
         } catch {
             throw BundleError.io(path: path, reason: error.reason)
         }

@@ -17,8 +17,14 @@ final class AtomicFile {
     private let file: FileHandle
     private var committed = false
 
-    init(path: String) throws(Failure) {
+    /// - Parameter protected: files the rename must never replace (the ledger's own database
+    ///   files): a destination that is one of them, by path or hard link, is refused.
+    init(path: String, sparing protected: [String] = []) throws(Failure) {
         self.path = path
+        if let target = Self.identity(path, following: false),
+           protected.contains(where: { Self.identity($0, following: true).map { $0 == target } ?? false }) {
+            throw Failure(reason: "it is this ledger's own database file; choose another path")
+        }
         let url = URL(fileURLWithPath: path)
         temporaryPath = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
@@ -32,6 +38,14 @@ final class AtomicFile {
     deinit {
         try? file.close()
         if !committed { try? FileManager.default.removeItem(atPath: temporaryPath) }
+    }
+
+    /// The device and inode of the file at `path`, if there is one; a symbolic link itself
+    /// unless `following` (a rename replaces the link, not what it points to).
+    private static func identity(_ path: String, following: Bool) -> [UInt64]? {
+        var info = stat()
+        guard (following ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     func write(_ bytes: some DataProtocol) throws(Failure) {
