@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Tests only: loopback HTTP servers that play chain endpoints.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // libsodium, found through pkg-config. Only Sources/TxLedger/Crypto imports it.
@@ -42,6 +44,7 @@ let package = Package(
                 "TxLedger",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
     ]

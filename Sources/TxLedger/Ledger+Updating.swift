@@ -17,16 +17,23 @@ extension Ledger {
     public func updateStatus(_ id: TransactionID, to update: StatusUpdate) async throws -> StatusUpdateResult {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
-            let previous = state.status.status
-            let floor = try Self.writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
-            switch state.status.applying(update, stamp: stamps.next(after: floor)) {
-            case let .success(status):
-                state.status = status
-                try store.updateRegisters(state)
-                return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: nil)
-            case let .failure(refusal):
-                return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: refusal)
-            }
+            let result = try Self.apply(update, to: &state, store, &stamps)
+            if result.changed { try store.updateRegisters(state) }
+            return result
+        }
+    }
+
+    /// Applies `update` to `state` through the lattice, stamping it if it changes anything.
+    static func apply(_ update: StatusUpdate, to state: inout RecordState, _ store: RecordStore,
+                      _ stamps: inout StampSource) throws -> StatusUpdateResult {
+        let previous = state.status.status
+        let floor = try writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
+        switch state.status.applying(update, stamp: stamps.next(after: floor)) {
+        case let .success(status):
+            state.status = status
+            return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: nil)
+        case let .failure(refusal):
+            return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: refusal)
         }
     }
 

@@ -183,7 +183,7 @@ import Testing
         try await setup.expectImport(try sealed(reasonEncoder.bytes), fails: .malformedContent(
             "record 0: invalid failureReason: only a failed transaction has a failure reason"))
         try await setup.expectImport(try sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
-        try await setup.expectImport(try sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 55"))
+        try await setup.expectImport(try sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 56"))
         try await setup.expectImport(try sealed(good.bytes + [4, 2, 1, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))
     }
 }

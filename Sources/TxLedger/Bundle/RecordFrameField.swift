@@ -31,6 +31,7 @@ enum RecordFrameField {
         ("note", .text), ("note_time", .integer), ("note_replica", .replica),
         ("labels", .text), ("labels_time", .integer), ("labels_replica", .replica),
         ("hidden", .integer), ("hidden_time", .integer), ("hidden_replica", .replica),
+        ("nonce", .integer),
     ]
 
     /// Largest frame a reader accepts, in bytes: a message may hold 1 Mi characters of UTF-8.

@@ -15,6 +15,9 @@ public struct TransactionFacts: Hashable, Sendable {
     /// USD value at broadcast.
     public let fiatValue: DecimalAmount?
     public let fromAddress: String?
+    /// The sender's nonce, for EVM transactions when the wallet knows it: with `fromAddress`
+    /// it lets a status check tell a dropped or replaced transaction from a slow one.
+    public let nonce: UInt64?
     public let app: AppMetadata?
     /// The wallet method that produced it: `eth_sendTransaction`, `wallet_sendCalls`,
     /// `personal_sign`, `eth_signTypedData_v4`, `wallet_connect_siwe`, ...
@@ -26,16 +29,18 @@ public struct TransactionFacts: Hashable, Sendable {
     /// - Parameters:
     ///   - txHash: required for sends and swaps, absent for signatures.
     ///   - explorerUrl: defaults to the chain's explorer page for `txHash`.
+    ///   - nonce: EVM sends and swaps only; at most 2^63 - 1.
     ///   - method: required for signatures.
     /// - Throws: `LedgerError.invalidInput` naming the first field that is not acceptable.
     public init(vaultId: String, chain: Chain, timestamp: Date, txHash: String?,
                 explorerUrl: String? = nil, fiatValue: DecimalAmount? = nil, fromAddress: String? = nil,
-                app: AppMetadata? = nil, method: String? = nil, details: TransactionDetails) throws {
+                nonce: UInt64? = nil, app: AppMetadata? = nil, method: String? = nil, details: TransactionDetails) throws {
         self.vaultId = try TextField.identifier.validate(vaultId, field: "vault")
         self.chain = chain
         self.timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
         self.fiatValue = fiatValue
         self.fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: "from address") }
+        self.nonce = try Self.validatedNonce(nonce, chain: chain, details: details)
         self.app = app
         self.method = try TextField.line(max: 128).validate(method, field: "method")
         self.details = details
@@ -68,5 +73,16 @@ public struct TransactionFacts: Hashable, Sendable {
         }
         self.explorerUrl = try TextField.url.validate(explorerUrl, field: "explorerUrl")
             ?? self.txHash.flatMap(chain.explorerURL(txHash:))
+    }
+
+    private static func validatedNonce(_ nonce: UInt64?, chain: Chain, details: TransactionDetails) throws -> UInt64? {
+        guard let nonce else { return nil }
+        guard chain.family == .evm, details.kind != .signature else {
+            throw LedgerError.invalidInput(field: "nonce", reason: "only an EVM send or swap has a nonce")
+        }
+        guard nonce <= UInt64(Int64.max) else {
+            throw LedgerError.invalidInput(field: "nonce", reason: "must be at most \(Int64.max)")
+        }
+        return nonce
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// exactly as the Swift initializers do; an `id`, if present, must be the derived one.
 extension TransactionRecord: Codable {
     enum Key: String, CodingKey {
-        case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, app, method
+        case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, nonce, app, method
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
@@ -26,6 +26,7 @@ extension TransactionRecord: Codable {
         try c.encodeIfPresent(f.explorerUrl, forKey: .explorerUrl)
         try c.encodeIfPresent(f.fiatValue?.string, forKey: .fiatValue)
         try c.encodeIfPresent(f.fromAddress, forKey: .fromAddress)
+        try c.encodeIfPresent(f.nonce, forKey: .nonce)
         try c.encodeIfPresent(f.app.map(AppJSON.init), forKey: .app)
         try c.encodeIfPresent(f.method, forKey: .method)
         switch f.details {
@@ -103,7 +104,7 @@ extension TransactionRecord: Codable {
             vaultId: try required(.vaultId), chain: chain, timestamp: try date(.timestamp).orThrow(
                 .invalidInput(field: "timestamp", reason: "is required")),
             txHash: try string(.txHash), explorerUrl: try string(.explorerUrl), fiatValue: try amount(.fiatValue),
-            fromAddress: try string(.fromAddress),
+            fromAddress: try string(.fromAddress), nonce: try c.decodeIfPresent(UInt64.self, forKey: .nonce),
             app: try c.decodeIfPresent(AppJSON.self, forKey: .app).flatMap { try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme) },
             method: try string(.method), details: details)
         if let id = try string(.id), TransactionID(id) != facts.id {

@@ -117,6 +117,9 @@ enum LedgerSchema {
                     WHERE terminal_status IS NULL AND kind <> 'signature';
                 """)
         }
+        migrator.registerMigration("v4: status tracking") { db in
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN nonce INTEGER CHECK (nonce >= 0)")
+        }
         return migrator
     }
 }

@@ -9,7 +9,7 @@ enum RecordRow {
         "to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate", "memo",
         "from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain", "from_token_logo",
         "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout", "to_chain", "to_token_logo",
-        "provider", "route", "message", "signature", "facts_time", "facts_replica",
+        "provider", "route", "message", "signature", "nonce", "facts_time", "facts_replica",
     ]
 
     static let registerColumns = [
@@ -46,7 +46,7 @@ enum RecordRow {
             swap?.fromChain.id, swap?.fromTokenLogo,
             swap?.toToken.symbol, swap?.toToken.contract, swap?.toToken.decimals, swap?.toAmount.string,
             swap?.minimumPayout?.string, swap?.toChain.id, swap?.toTokenLogo,
-            swap?.provider.name, swap?.route, signature?.message, signature?.signature,
+            swap?.provider.name, swap?.route, signature?.message, signature?.signature, f.nonce.map { Int64($0) },
             facts.stamp.time, facts.stamp.replica.rawValue,
         ]
     }
@@ -110,6 +110,12 @@ enum RecordRow {
                 return Date(millis: millis)
             }
         }
+        func nonce(_ value: Int64?) throws -> UInt64? {
+            try value.map { value in
+                guard value >= 0 else { throw LedgerError.invalidInput(field: "nonce", reason: "must not be negative") }
+                return UInt64(value)
+            }
+        }
         func required<T>(_ value: T?, _ column: String) throws -> T {
             guard let value else { throw LedgerError.invalidInput(field: column, reason: "is missing") }
             return value
@@ -139,7 +145,7 @@ enum RecordRow {
             vaultId: try required(row["vault_id"], "vault_id"), chain: chain,
             timestamp: Date(millis: try required(row["timestamp_ms"], "timestamp_ms")), txHash: row["tx_hash"],
             explorerUrl: row["explorer_url"], fiatValue: try amount("fiat_value"), fromAddress: row["from_address"],
-            app: try AppMetadata(domain: nonEmpty(row["app_domain"]), uri: nonEmpty(row["app_uri"]), scheme: nonEmpty(row["app_scheme"])),
+            nonce: try nonce(row["nonce"]), app: try AppMetadata(domain: nonEmpty(row["app_domain"]), uri: nonEmpty(row["app_uri"]), scheme: nonEmpty(row["app_scheme"])),
             method: row["method"], details: details)
         if let id: String = row["id"], id != facts.id.rawValue {
             throw LedgerError.invalidInput(field: "id", reason: "does not match the record's facts")

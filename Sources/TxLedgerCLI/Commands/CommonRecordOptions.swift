@@ -14,12 +14,12 @@ struct CommonRecordOptions: ParsableArguments {
     @Option(help: "URI of the requesting app.") var appUri: String?
     @Option(help: "URL scheme of the requesting app.") var appScheme: String?
 
-    func facts(hash: String?, details: TransactionDetails) throws -> TransactionFacts {
+    func facts(hash: String?, nonce: UInt64? = nil, details: TransactionDetails) throws -> TransactionFacts {
         try TransactionFacts(
             vaultId: vault, chain: try Chain(parsing: chain),
             timestamp: try at.map { try ISO8601.date(from: $0, field: "at") } ?? Date(),
             txHash: hash, fiatValue: try fiat.map { try DecimalAmount($0, field: "fiat") },
-            fromAddress: fromAddress, app: try AppMetadata(domain: appDomain, uri: appUri, scheme: appScheme),
+            fromAddress: fromAddress, nonce: nonce, app: try AppMetadata(domain: appDomain, uri: appUri, scheme: appScheme),
             method: method, details: details)
     }
 }

@@ -35,6 +35,7 @@ struct RecordSendCommand: LedgerCommand {
     @ParentCommand var root: TxLedgerCommand
     @OptionGroup var common: CommonRecordOptions
     @Option(help: "Transaction hash.") var hash: String
+    @Option(help: "The sender's nonce (EVM): lets refresh tell a dropped or replaced transaction.") var nonce: UInt64?
     @Option(name: .customLong("to"), help: "Recipient address.") var toAddress: String
     @Option(help: "Amount sent, a decimal (e.g. 0.25).") var amount: String
     @Option(help: "Token symbol.") var token: String
@@ -49,7 +50,7 @@ struct RecordSendCommand: LedgerCommand {
             toAddress: toAddress, amount: try DecimalAmount(amount, field: "amount"),
             token: try Token(symbol: token, contract: tokenContract, decimals: tokenDecimals),
             tokenLogo: tokenLogo, feeEstimate: try fee.map { try DecimalAmount($0, field: "fee") }, memo: memo)
-        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: hash, details: .send(details)))))
+        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: hash, nonce: nonce, details: .send(details)))))
     }
 }
 
@@ -59,6 +60,7 @@ struct RecordSwapCommand: LedgerCommand {
     @ParentCommand var root: TxLedgerCommand
     @OptionGroup var common: CommonRecordOptions
     @Option(help: "Transaction hash.") var hash: String
+    @Option(help: "The sender's nonce (EVM): lets refresh tell a dropped or replaced transaction.") var nonce: UInt64?
     @Option(help: "Token sold.") var fromToken: String
     @Option(help: "Amount sold, a decimal.") var fromAmount: String
     @Option(help: "Token bought.") var toToken: String
@@ -77,7 +79,7 @@ struct RecordSwapCommand: LedgerCommand {
             toAmount: try DecimalAmount(toAmount, field: "to amount"),
             minimumPayout: try minPayout.map { try DecimalAmount($0, field: "min payout") },
             toChain: try toChain.map(Chain.init(parsing:)), provider: try SwapProvider(provider), route: route)
-        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: hash, details: .swap(details)))))
+        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: hash, nonce: nonce, details: .swap(details)))))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TxLedger
 
 /// A wall clock that tests set and move by hand (backwards too).
 final class ManualClock: @unchecked Sendable {
@@ -24,4 +25,68 @@ final class ManualClock: @unchecked Sendable {
 
     /// The closure a `Ledger.Options` takes.
     var wallClock: @Sendable () -> Date { { [self] in now } }
+}
+
+/// The polling loop's clock: `sleep(until:)` suspends until the test moves time past the deadline.
+final class ManualRefreshClock: RefreshClock, @unchecked Sendable {
+    // @unchecked: `sleepers` and `waiters` are only touched under `lock`.
+    let clock: ManualClock
+    private let lock = NSLock()
+    private var sleepers: [(deadline: Date, continuation: CheckedContinuation<Void, any Error>, id: UUID)] = []
+    private var waiters: [CheckedContinuation<Date, Never>] = []
+
+    init(_ clock: ManualClock) { self.clock = clock }
+
+    var now: Date { clock.now }
+
+    func sleep(until deadline: Date) async throws {
+        if deadline <= now { return }
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
+                let waiting: [CheckedContinuation<Date, Never>] = locked {
+                    sleepers.append((deadline, continuation, id))
+                    defer { waiters = [] }
+                    return waiters
+                }
+                for waiter in waiting { waiter.resume(returning: deadline) }
+            }
+        } onCancel: {
+            let cancelled = locked { () -> CheckedContinuation<Void, any Error>? in
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index).continuation
+            }
+            cancelled?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Waits until the loop sleeps, and returns its deadline.
+    func nextDeadline() async -> Date {
+        await withCheckedContinuation { continuation in
+            let deadline: Date? = locked {
+                if let first = sleepers.map(\.deadline).min() { return first }
+                waiters.append(continuation)
+                return nil
+            }
+            if let deadline { continuation.resume(returning: deadline) }
+        }
+    }
+
+    /// Moves time to `date` and wakes every sleeper whose deadline has come.
+    func advance(to date: Date) {
+        clock.now = date
+        let woken = locked { () -> [CheckedContinuation<Void, any Error>] in
+            let due = sleepers.filter { $0.deadline <= date }
+            sleepers.removeAll { $0.deadline <= date }
+            return due.map(\.continuation)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Cosmos SDK chains (Cosmos Hub, Osmosis, THORChain and MayaChain sends, ...) through the REST
+/// gateway: `GET /cosmos/tx/v1beta1/txs/{hash}`.
+///
+/// `tx_response.code` 0 → confirmed at `tx_response.timestamp`; any other code → failed, with
+/// `raw_log` (or the codespace and code) as the reason; HTTP 404 → unknown.
+public struct CosmosStatusProvider: StatusProvider {
+    public init() {}
+
+    public func endpointKey(for record: TransactionRecord) -> String? {
+        guard record.chain.family == .cosmos else { return nil }
+        switch record.details {
+        case .send, .swap: return record.chain.id
+        case .signature: return nil
+        }
+    }
+
+    public func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {
+        guard let hash = record.txHash else { return .unknown }
+        let reply = try await client.get("cosmos/tx/v1beta1/txs/\(hash.uppercased())")
+        if reply.status == 404 { return .unknown }
+        guard reply.status == 200 else { throw StatusCheckError.unexpectedStatus(reply.status) }
+        let body = try JSONValue.parse(reply.body)
+        guard let response = body["tx_response"], let code = response["code"]?.integer else {
+            throw StatusCheckError.malformedResponse("no tx_response with a code")
+        }
+        if code == 0 {
+            return .confirmed(at: response["timestamp"]?.string.flatMap { try? ISO8601.date(from: $0, field: "timestamp") })
+        }
+        let log = response["raw_log"]?.string ?? ""
+        let codespace = response["codespace"]?.string ?? ""
+        return .failed(reason: log.isEmpty ? "code \(code)\(codespace.isEmpty ? "" : " (\(codespace))")" : log)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A status code and body, whatever the status.
+public struct HTTPReply: Sendable {
+    public let status: Int
+    public let body: Data
+
+    public init(status: Int, body: Data) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// Sends one HTTP request. The default is `URLSessionTransport`; an app may bring its own
+/// (a proxy, a pinned session) and tests may too.
+public protocol HTTPTransport: Sendable {
+    /// - Throws: `StatusCheckError.timeout` or `.unreachable`; never an error that quotes the URL.
+    func send(_ request: URLRequest) async throws -> HTTPReply
+}
+
+/// `HTTPTransport` over an ephemeral `URLSession`: no cookies, no cache, no credentials stored.
+public struct URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    public func send(_ request: URLRequest) async throws -> HTTPReply {
+        do {
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { throw StatusCheckError.unreachable }
+            return HTTPReply(status: http.statusCode, body: data)
+        } catch let error as URLError {
+            // URLError's description holds the URL, which may hold an API key: map, never wrap.
+            throw error.code == .timedOut ? StatusCheckError.timeout : StatusCheckError.unreachable
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as StatusCheckError {
+            throw error
+        } catch {
+            throw StatusCheckError.unreachable
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+
+/// Checks pending transactions against chain endpoints and writes the answers through the
+/// ledger's status lattice.
+///
+/// - `refreshPending(vault:)`: one pass over every pending record, for app open,
+///   pull-to-refresh and screen appear.
+/// - `watch(vault:onPass:)`: the polling loop for while a history screen is visible; each
+///   record is checked on `RefreshConfiguration.cadence` by its age, until none is pending or
+///   the task is cancelled.
+///
+/// At most `maxInFlight` checks run at once, and at most `maxInFlightPerEndpoint` (or the
+/// endpoint's own bound) at one endpoint. While the app says the network is unavailable no
+/// request is made. A problem (timeout, 429, 5xx, malformed body) never changes a status.
+public final class StatusRefresher: Sendable {
+    public let ledger: Ledger
+    public let configuration: RefreshConfiguration
+    private let transport: any HTTPTransport
+    private let clock: any RefreshClock
+    private let network = NetworkAvailability()
+
+    public init(ledger: Ledger, configuration: RefreshConfiguration,
+                transport: any HTTPTransport = URLSessionTransport(), clock: any RefreshClock = SystemRefreshClock()) {
+        self.ledger = ledger
+        self.configuration = configuration
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// Tells the refresher whether the network is reachable (e.g. from `NWPathMonitor`).
+    /// While it is not, passes make no request and report every record `offline`.
+    public func setNetworkAvailable(_ available: Bool) {
+        network.set(available)
+    }
+
+    public var isNetworkAvailable: Bool { network.get() }
+
+    /// Checks every pending record of `vault` (or of every vault) once.
+    public func refreshPending(vault: String? = nil) async throws -> RefreshSummary {
+        try await check(try await ledger.pendingRecords(vault: vault))
+    }
+
+    /// Polls until no record that can be checked is pending, or until the task is cancelled
+    /// (which ends the loop without an error). Looks for newly recorded transactions at least
+    /// every `cadence.shortest` seconds. Records without a provider or endpoint are reported
+    /// once and then left alone.
+    /// - Parameter onPass: called after each pass that checked something.
+    public func watch(vault: String? = nil,
+                      onPass: @Sendable (RefreshSummary) async -> Void = { _ in }) async throws {
+        let cadence = configuration.cadence
+        var due: [TransactionID: Date] = [:]
+        while !Task.isCancelled {
+            let records = try await ledger.pendingRecords(vault: vault)
+            let checkable = records.filter { configuration.route($0)?.endpoint != nil }
+            if checkable.isEmpty && records.allSatisfy({ due[$0.id] != nil }) { return }
+            let pendingIDs = Set(records.map(\.id))
+            due = due.filter { pendingIDs.contains($0.key) }
+
+            let now = clock.now
+            let dueNow = records.filter { (due[$0.id] ?? .distantPast) <= now }
+            if !dueNow.isEmpty {
+                let summary = try await check(dueNow)
+                await onPass(summary)
+                for record in dueNow {
+                    let age = now.timeIntervalSince(record.timestamp)
+                    due[record.id] = configuration.route(record)?.endpoint == nil
+                        ? .distantFuture : now.addingTimeInterval(cadence.interval(age: age))
+                }
+            }
+            if checkable.isEmpty { return }
+            let next = min(due.values.min() ?? now, now.addingTimeInterval(cadence.shortest))
+            do {
+                try await clock.sleep(until: next)
+            } catch is CancellationError {
+                return
+            }
+        }
+    }
+
+    // MARK: - One pass
+
+    /// Checks `records`, bounded overall and per endpoint, writing each answer as it arrives.
+    func check(_ records: [TransactionRecord]) async throws -> RefreshSummary {
+        guard isNetworkAvailable else {
+            return RefreshSummary(results: records.map {
+                RefreshResult(record: $0, previousStatus: $0.status, outcome: .notChecked(.offline))
+            })
+        }
+        var results: [RefreshResult] = []
+        var queue: [(TransactionRecord, RefreshConfiguration.Route, StatusEndpoint)] = []
+        for record in records {
+            guard let route = configuration.route(record) else {
+                results.append(RefreshResult(record: record, previousStatus: record.status, outcome: .notChecked(.noProvider)))
+                continue
+            }
+            guard let endpoint = route.endpoint else {
+                results.append(RefreshResult(record: record, previousStatus: record.status, outcome: .notChecked(.noEndpoint(route.key))))
+                continue
+            }
+            queue.append((record, route, endpoint))
+        }
+
+        let transport = transport, timeout = configuration.timeout, clock = clock
+        try await withThrowingTaskGroup(of: (TransactionRecord, StatusEndpoint, Result<ChainStatus, StatusCheckError>).self) { group in
+            var running = 0
+            var runningAt: [StatusEndpoint: Int] = [:]
+            while !queue.isEmpty || running > 0 {
+                while running < configuration.maxInFlight,
+                      let index = queue.firstIndex(where: { runningAt[$0.2, default: 0] < configuration.limit(at: $0.2) }) {
+                    let (record, route, endpoint) = queue.remove(at: index)
+                    running += 1
+                    runningAt[endpoint, default: 0] += 1
+                    group.addTask {
+                        let client = EndpointClient(endpoint: endpoint, transport: transport, timeout: timeout)
+                        do {
+                            return (record, endpoint, .success(try await route.provider.check(record, with: client)))
+                        } catch let error as StatusCheckError {
+                            return (record, endpoint, .failure(error))
+                        }
+                    }
+                }
+                guard let (record, endpoint, answer) = try await group.next() else { break }
+                running -= 1
+                runningAt[endpoint, default: 0] -= 1
+                if let result = try await write(answer, for: record, at: clock.now) { results.append(result) }
+            }
+        }
+        return RefreshSummary(results: results)
+    }
+
+    /// Writes one check's answer and `lastCheckedAt`; `nil` if the record is gone.
+    private func write(_ answer: Result<ChainStatus, StatusCheckError>, for record: TransactionRecord,
+                       at checkedAt: Date) async throws -> RefreshResult? {
+        let update: StatusUpdate?
+        switch answer {
+        case let .success(status): update = try status.update
+        case .failure: update = nil
+        }
+        guard let written = try await ledger.recordCheck(record.id, update: update, checkedAt: checkedAt) else { return nil }
+        let outcome: RefreshResult.Outcome
+        switch answer {
+        case let .failure(error):
+            outcome = .notChecked(error)
+            ledger.options.logger.info("status check failed", metadata: [
+                "id": "\(record.id)", "chain": "\(record.chain)", "problem": "\(error)",
+            ])
+        case .success:
+            outcome = written.changed ? .changed : .unchanged
+        }
+        return RefreshResult(record: written.record, previousStatus: written.previous, outcome: outcome)
+    }
+}
+
+/// A lock-protected flag: the refresher is `Sendable` and an app flips it from any thread.
+private final class NetworkAvailability: @unchecked Sendable {
+    private let lock = NSLock()
+    private var available = true
+
+    func get() -> Bool { lock.withLock { available } }
+    func set(_ value: Bool) { lock.withLock { available = value } }
+}

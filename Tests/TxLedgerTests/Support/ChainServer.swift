@@ -1,0 +1,88 @@
+import FlyingFox
+import Foundation
+@testable import TxLedger
+
+/// A loopback HTTP server that plays a chain endpoint: every request is logged and answered by
+/// the test's handler. JSON-RPC requests are parsed so handlers can switch on the method.
+final class ChainServer: Sendable {
+    struct Request: Sendable {
+        let method: String
+        let path: String
+        let body: TxLedger.JSONValue?
+
+        var rpcMethod: String? { body?["method"]?.string }
+        var rpcParams: [TxLedger.JSONValue] {
+            if case let .array(params)? = body?["params"] { return params }
+            return []
+        }
+    }
+
+    enum Reply: Sendable {
+        /// A JSON-RPC 2.0 response with this `result` (JSON text).
+        case rpcResult(String)
+        /// A status and a body, as is.
+        case http(Int, String)
+        /// No answer until the server stops: the client times out.
+        case hang
+    }
+
+    typealias Handler = @Sendable (Request) async -> Reply
+
+    let url: URL
+    private let server: HTTPServer
+    private let task: Task<Void, any Error>
+    private let log: RequestLog
+
+    static func start(_ handler: @escaping Handler) async throws -> ChainServer {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
+        let log = RequestLog()
+        await server.appendRoute("*") { request in
+            let parsed = Request(method: request.method.rawValue, path: request.path,
+                                 body: try? TxLedger.JSONValue.parse(try await request.bodyData))
+            await log.append(parsed)
+            return try await Self.response(await handler(parsed))
+        }
+        let task = Task { try await server.run() }
+        try await server.waitUntilListening()
+        guard case let .ip4(_, port)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
+        return ChainServer(url: URL(string: "http://127.0.0.1:\(port)")!, server: server, task: task, log: log)
+    }
+
+    private init(url: URL, server: HTTPServer, task: Task<Void, any Error>, log: RequestLog) {
+        self.url = url
+        self.server = server
+        self.task = task
+        self.log = log
+    }
+
+    /// Every request so far, in arrival order.
+    var requests: [Request] { get async { await log.requests } }
+
+    func stop() async {
+        task.cancel()
+        await server.stop(timeout: 1)
+    }
+
+    func endpoint(maxInFlight: Int? = nil) throws -> StatusEndpoint {
+        try StatusEndpoint(url: url, maxInFlight: maxInFlight)
+    }
+
+    private static func response(_ reply: Reply) async throws -> HTTPResponse {
+        switch reply {
+        case let .rpcResult(result):
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
+                                body: Data(#"{"jsonrpc":"2.0","id":1,"result":\#(result)}"#.utf8))
+        case let .http(status, body):
+            return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Test"),
+                                headers: [.contentType: "application/json"], body: Data(body.utf8))
+        case .hang:
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            return HTTPResponse(statusCode: .serviceUnavailable)
+        }
+    }
+}
+
+private actor RequestLog {
+    private(set) var requests: [ChainServer.Request] = []
+    func append(_ request: ChainServer.Request) { requests.append(request) }
+}
