@@ -31,14 +31,33 @@ public struct URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration)
     }
 
+    /// Bounds the whole exchange by `request.timeoutInterval` itself: URLSession's own timeout
+    /// is an idle timeout, and on Linux it is not applied below a second.
     public func send(_ request: URLRequest) async throws -> HTTPReply {
+        let session = session
+        return try await withThrowingTaskGroup(of: HTTPReply.self) { group in
+            group.addTask { try await Self.exchange(request, session) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(request.timeoutInterval, 0) * 1_000_000_000))
+                throw StatusCheckError.timeout
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    private static func exchange(_ request: URLRequest, _ session: URLSession) async throws -> HTTPReply {
         do {
             let (data, response) = try await session.data(for: request)
             guard let http = response as? HTTPURLResponse else { throw StatusCheckError.unreachable }
             return HTTPReply(status: http.statusCode, body: data)
         } catch let error as URLError {
             // URLError's description holds the URL, which may hold an API key: map, never wrap.
-            throw error.code == .timedOut ? StatusCheckError.timeout : StatusCheckError.unreachable
+            switch error.code {
+            case .cancelled: throw CancellationError()
+            case .timedOut: throw StatusCheckError.timeout
+            default: throw StatusCheckError.unreachable
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as StatusCheckError {

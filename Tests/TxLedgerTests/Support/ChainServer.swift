@@ -22,7 +22,7 @@ final class ChainServer: Sendable {
         case rpcResult(String)
         /// A status and a body, as is.
         case http(Int, String)
-        /// No answer until the server stops: the client times out.
+        /// No answer for 2 s, longer than the tests' client timeouts (then a 503 nobody reads).
         case hang
     }
 
@@ -76,7 +76,7 @@ final class ChainServer: Sendable {
             return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Test"),
                                 headers: [.contentType: "application/json"], body: Data(body.utf8))
         case .hang:
-            try await Task.sleep(nanoseconds: 60_000_000_000)
+            try await Task.sleep(nanoseconds: 2_000_000_000)
             return HTTPResponse(statusCode: .serviceUnavailable)
         }
     }

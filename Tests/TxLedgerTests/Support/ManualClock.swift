@@ -33,7 +33,8 @@ final class ManualRefreshClock: RefreshClock, @unchecked Sendable {
     let clock: ManualClock
     private let lock = NSLock()
     private var sleepers: [(deadline: Date, continuation: CheckedContinuation<Void, any Error>, id: UUID)] = []
-    private var waiters: [CheckedContinuation<Date, Never>] = []
+    private var waiters: [CheckedContinuation<Date?, Never>] = []
+    private var finished = false
 
     init(_ clock: ManualClock) { self.clock = clock }
 
@@ -45,7 +46,7 @@ final class ManualRefreshClock: RefreshClock, @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
-                let waiting: [CheckedContinuation<Date, Never>] = locked {
+                let waiting: [CheckedContinuation<Date?, Never>] = locked {
                     sleepers.append((deadline, continuation, id))
                     defer { waiters = [] }
                     return waiters
@@ -61,16 +62,27 @@ final class ManualRefreshClock: RefreshClock, @unchecked Sendable {
         }
     }
 
-    /// Waits until the loop sleeps, and returns its deadline.
-    func nextDeadline() async -> Date {
+    /// Waits until the loop sleeps, and returns its deadline; `nil` once `finish()` was called.
+    func nextDeadline() async -> Date? {
         await withCheckedContinuation { continuation in
-            let deadline: Date? = locked {
-                if let first = sleepers.map(\.deadline).min() { return first }
+            let answer: Date?? = locked {
+                if let first = sleepers.map(\.deadline).min() { return .some(first) }
+                if finished { return .some(nil) }
                 waiters.append(continuation)
                 return nil
             }
-            if let deadline { continuation.resume(returning: deadline) }
+            if let answer { continuation.resume(returning: answer) }
         }
+    }
+
+    /// Says the loop has returned: `nextDeadline()` answers `nil` from now on.
+    func finish() {
+        let waiting = locked { () -> [CheckedContinuation<Date?, Never>] in
+            finished = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume(returning: nil) }
     }
 
     /// Moves time to `date` and wakes every sleeper whose deadline has come.
