@@ -15,7 +15,7 @@ struct TxLedgerCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InitCommand.self, RecordCommand.self, StatusCommand.self, NoteCommand.self, LabelCommand.self,
-            HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, ExportCSVCommand.self, MergeCommand.self, ClearCommand.self,
+            HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, ExportCSVCommand.self, RefreshCommand.self, MergeCommand.self, ClearCommand.self,
             KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self,
         ])
 

@@ -48,7 +48,7 @@ import Testing
             endpoint = try StatusEndpoint(url: URL(string: "http://127.0.0.1:\(server.url.port!)/v3/SECRET-API-KEY")!)
         }
         harness.clock.advance(to: StatusFixture.now + 42)
-        let summary = try await harness.refresher([key: endpoint]) { $0.timeout = 0.5 }.refreshPending()
+        let summary = try await harness.refresher([key: endpoint]) { if problem == .timeout { $0.timeout = 0.5 } }.refreshPending()
         await server.stop()
 
         let result = try #require(summary.results.first)

@@ -52,7 +52,7 @@ public final class StatusRefresher: Sendable {
         var due: [TransactionID: Date] = [:]
         while !Task.isCancelled {
             let records = try await ledger.pendingRecords(vault: vault)
-            let checkable = records.filter { configuration.route($0)?.endpoint != nil }
+            var checkable = records.filter { configuration.route($0)?.endpoint != nil }
             if checkable.isEmpty && records.allSatisfy({ due[$0.id] != nil }) { return }
             let pendingIDs = Set(records.map(\.id))
             due = due.filter { pendingIDs.contains($0.key) }
@@ -62,6 +62,8 @@ public final class StatusRefresher: Sendable {
             if !dueNow.isEmpty {
                 let summary = try await check(dueNow)
                 await onPass(summary)
+                let final = Set(summary.results.filter(\.record.status.isTerminal).map(\.record.id))
+                checkable.removeAll { final.contains($0.id) }
                 for record in dueNow {
                     let age = now.timeIntervalSince(record.timestamp)
                     due[record.id] = configuration.route(record)?.endpoint == nil

@@ -1,10 +1,11 @@
 import Foundation
 
 enum JSONOutput {
-    /// Pretty, key-sorted JSON without escaped slashes: stable output for scripts and diffs.
-    static func string<T: Encodable>(_ value: T) throws -> String {
+    /// Key-sorted JSON without escaped slashes: stable output for scripts and diffs; pretty
+    /// printed, or on one line (JSON Lines) for output that streams.
+    static func string<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -38,18 +38,40 @@ struct CLI {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        // Read both pipes while the process runs so that a large output cannot block it.
-        async let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        async let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        let (o, e) = (await stdoutData, await stderrData)
-        process.waitUntilExit()
+        // A command that never ends (a --watch that keeps polling) fails the test, not the suite.
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: 120_000_000_000)
+            process.terminate()
+        }
+        let (o, e) = await Self.outputs(of: process, out, err)
+        watchdog.cancel()
         return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }
 
 extension CLI {
+    /// Reads both pipes while the process runs (so a large output cannot block it) and waits
+    /// for it to exit, on threads of their own: blocking calls on Swift's cooperative pool (two
+    /// threads on a two-core machine) would starve the loopback servers a test runs in-process.
+    static func outputs(of process: Process, _ out: Pipe, _ err: Pipe) async -> (Data, Data) {
+        await withCheckedContinuation { continuation in
+            let stderr = DataBox()
+            let stderrRead = DispatchSemaphore(value: 0)
+            Thread {
+                stderr.data = err.fileHandleForReading.readDataToEndOfFile()
+                stderrRead.signal()
+            }.start()
+            Thread {
+                let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                stderrRead.wait()
+                process.waitUntilExit()
+                continuation.resume(returning: (stdout, stderr.data))
+            }.start()
+        }
+    }
+
     /// `record send` arguments for a send in vault `main` whose hash is made from `n` (1...9).
     static func send(_ n: Int) -> [String] {
         ["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to", Fixture.evmAddress(2),
@@ -60,4 +82,9 @@ extension CLI {
     func history() async throws -> String {
         try await run(["list", "--json", "--include-hidden", "--limit", "1000"]).stdout
     }
+}
+
+/// Data written by one thread and read by another after a semaphore orders them.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }

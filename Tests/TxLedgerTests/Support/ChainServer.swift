@@ -22,7 +22,7 @@ final class ChainServer: Sendable {
         case rpcResult(String)
         /// A status and a body, as is.
         case http(Int, String)
-        /// No answer for 2 s, longer than the tests' client timeouts (then a 503 nobody reads).
+        /// No answer until the server stops: the client times out, however slowly the machine runs.
         case hang
     }
 
@@ -40,7 +40,9 @@ final class ChainServer: Sendable {
             let parsed = Request(method: request.method.rawValue, path: request.path,
                                  body: try? TxLedger.JSONValue.parse(try await request.bodyData))
             await log.append(parsed)
-            return try await Self.response(await handler(parsed))
+            let reply = await handler(parsed)
+            if case .hang = reply { await log.waitForStop() }
+            return Self.response(reply)
         }
         let task = Task { try await server.run() }
         try await server.waitUntilListening()
@@ -59,6 +61,7 @@ final class ChainServer: Sendable {
     var requests: [Request] { get async { await log.requests } }
 
     func stop() async {
+        await log.stop()
         task.cancel()
         await server.stop(timeout: 1)
     }
@@ -67,7 +70,7 @@ final class ChainServer: Sendable {
         try StatusEndpoint(url: url, maxInFlight: maxInFlight)
     }
 
-    private static func response(_ reply: Reply) async throws -> HTTPResponse {
+    private static func response(_ reply: Reply) -> HTTPResponse {
         switch reply {
         case let .rpcResult(result):
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
@@ -76,7 +79,6 @@ final class ChainServer: Sendable {
             return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Test"),
                                 headers: [.contentType: "application/json"], body: Data(body.utf8))
         case .hang:
-            try await Task.sleep(nanoseconds: 2_000_000_000)
             return HTTPResponse(statusCode: .serviceUnavailable)
         }
     }
@@ -84,5 +86,18 @@ final class ChainServer: Sendable {
 
 private actor RequestLog {
     private(set) var requests: [ChainServer.Request] = []
+    private var stopped = false
+    private var hanging: [CheckedContinuation<Void, Never>] = []
+
     func append(_ request: ChainServer.Request) { requests.append(request) }
+
+    func waitForStop() async {
+        if !stopped { await withCheckedContinuation { hanging.append($0) } }
+    }
+
+    func stop() {
+        stopped = true
+        hanging.forEach { $0.resume() }
+        hanging = []
+    }
 }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import TxLedger
+
+struct RefreshCommand: LedgerCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh", abstract: "Check pending transactions against chain endpoints.",
+        discussion: """
+            One pass by default: prints what changed, what is still pending and what could not be \
+            checked. With --watch, polls on the cadence of Specs/status-tracking.md and prints \
+            changes as they come, until nothing that can be checked is pending (or Ctrl-C). \
+            Endpoints are CHAIN=URL: an EVM JSON-RPC URL for EVM chains, an Esplora base URL for \
+            bitcoin-like chains, a Solana RPC URL, a Cosmos REST URL, and thorchain= / mayachain= \
+            node URLs for those swaps. Example: txledger refresh --endpoint ethereum=http://127.0.0.1:8545
+            """)
+
+    @ParentCommand var root: TxLedgerCommand
+    @Option(help: "Only this vault's transactions (default: every vault).") var vault: String?
+    @Option(name: .customLong("endpoint"), help: ArgumentHelp("An endpoint, CHAIN=URL; repeatable.", valueName: "chain=url"))
+    var endpoints: [String] = []
+    @Option(name: .customLong("endpoints"), help: ArgumentHelp("A file of CHAIN=URL lines (# comments).", valueName: "file"))
+    var endpointsFile: String?
+    @Flag(help: "Keep polling until nothing is pending.") var watch = false
+    @Flag(help: "JSON for scripts (with --watch: one line per pass).") var json = false
+    @Option(help: "Seconds before a request counts as timed out.") var timeout: Double = 10
+    @Option(help: "Checks in flight at once, overall and per endpoint.") var maxInFlight: Int = 5
+
+    func validate() throws {
+        if endpoints.isEmpty && endpointsFile == nil {
+            throw ValidationError("give --endpoint CHAIN=URL (repeatable) or --endpoints FILE")
+        }
+        if timeout <= 0 { throw ValidationError("--timeout must be more than 0 seconds") }
+        if maxInFlight < 1 { throw ValidationError("--max-in-flight must be at least 1") }
+    }
+
+    func run(on ledger: Ledger) async throws {
+        let refresher = StatusRefresher(ledger: ledger, configuration: try configuration())
+        if watch {
+            try await refresher.watch(vault: vault) { summary in
+                report(RefreshReport(summary), compact: true)
+            }
+            if !json { print("nothing left to check") }
+        } else {
+            report(RefreshReport(try await refresher.refreshPending(vault: vault)), compact: false)
+        }
+    }
+
+    private func configuration() throws -> RefreshConfiguration {
+        var configuration = RefreshConfiguration()
+        configuration.timeout = timeout
+        configuration.maxInFlight = maxInFlight
+        configuration.maxInFlightPerEndpoint = maxInFlight
+        if let endpointsFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: endpointsFile, encoding: .utf8)
+            } catch {
+                throw LedgerError.invalidInput(field: "--endpoints", reason: "cannot read '\(endpointsFile)'")
+            }
+            try configuration.addEndpoints(fileContents: text)
+        }
+        for endpoint in endpoints { try configuration.addEndpoint(parsing: endpoint) }
+        return configuration
+    }
+
+    /// Prints a pass: in full for one pass; with --watch only changes and problems, flushed at
+    /// once so a pipe sees each pass as it happens.
+    private func report(_ report: RefreshReport, compact: Bool) {
+        if json {
+            // Plain structs of strings: encoding them cannot fail.
+            print(try! JSONOutput.string(report, pretty: !compact))
+        } else {
+            for line in report.lines(includingPending: !compact) { print(line) }
+            if !compact { print(report.countLine) }
+        }
+        fflush(nil)
+    }
+}
