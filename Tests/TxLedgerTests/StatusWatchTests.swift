@@ -76,24 +76,26 @@ import Testing
         #expect([0, 59.9, 60, 599.9, 600, 86_400].map(cadence.interval(age:)) == [5, 5, 15, 15, 30, 30])
     }
 
-    @Test func theLoopEndsByItselfWhenNothingIsPendingAndPicksUpNewRecords() async throws {
-        let first = try StatusFixture.bitcoinSend(1, age: 30)
-        let harness = try await RefreshHarness([first])
+    @Test func newRecordsArePickedUpWithinFiveSecondsAndTheLoopEndsByItself() async throws {
+        let old = try StatusFixture.bitcoinSend(1, age: 1200) // checked every 30 s
+        let harness = try await RefreshHarness([old])
         let clock = harness.clock, ledger = harness.ledger
-        let later = try StatusFixture.bitcoinSend(2, age: -12) // broadcast 12 s after the loop starts
+        let later = try StatusFixture.bitcoinSend(2, age: -3) // recorded during the first pass
         let log = CheckLog()
         let server = try await ChainServer.start { request in
             let t = clock.now.timeIntervalSince(StatusFixture.now)
             await log.add(request.path, at: t)
-            if t == 10 { _ = try? await ledger.record(later) }
-            return .http(200, t >= 20 ? ChainResponses.esploraConfirmed : ChainResponses.esploraUnconfirmed)
+            return .http(200, t >= 30 ? ChainResponses.esploraConfirmed : ChainResponses.esploraUnconfirmed)
         }
-        let byItself = try await Self.drive(harness.refresher(["bitcoin": try server.endpoint()]), clock, end: 3600)
+        let refresher = harness.refresher(["bitcoin": try server.endpoint()])
+        let byItself = try await Self.drive(refresher, clock, end: 3600) { _ in
+            _ = try? await ledger.record(later)
+        }
         await server.stop()
 
         #expect(byItself)
-        #expect(await log.times("/tx/\(first.txHash!)/status") == [0, 5, 10, 15, 20])
-        #expect(await log.times("/tx/\(later.txHash!)/status") == [15, 20])
+        #expect(await log.times("/tx/\(old.txHash!)/status") == [0, 30])
+        #expect(await log.times("/tx/\(later.txHash!)/status") == [5, 10, 15, 20, 25, 30])
         #expect(try await ledger.pendingRecords().isEmpty)
     }
 
