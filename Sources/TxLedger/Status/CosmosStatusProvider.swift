@@ -9,19 +9,12 @@ public struct CosmosStatusProvider: StatusProvider {
     public init() {}
 
     public func endpointKey(for record: TransactionRecord) -> String? {
-        guard record.chain.family == .cosmos else { return nil }
-        switch record.details {
-        case .send, .swap: return record.chain.id
-        case .signature: return nil
-        }
+        record.chainKey(if: .cosmos)
     }
 
     public func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {
         guard let hash = record.txHash else { return .unknown }
-        let reply = try await client.get("cosmos/tx/v1beta1/txs/\(hash.uppercased())")
-        if reply.status == 404 { return .unknown }
-        guard reply.status == 200 else { throw StatusCheckError.unexpectedStatus(reply.status) }
-        let body = try JSONValue.parse(reply.body)
+        guard let body = try await client.getJSON("cosmos/tx/v1beta1/txs/\(hash.uppercased())") else { return .unknown }
         guard let response = body["tx_response"], let code = response["code"]?.integer else {
             throw StatusCheckError.malformedResponse("no tx_response with a code")
         }

@@ -12,7 +12,7 @@ public struct EVMStatusProvider: StatusProvider {
     public init() {}
 
     public func endpointKey(for record: TransactionRecord) -> String? {
-        record.chain.family == .evm && record.kind != .signature ? record.chain.id : nil
+        record.chainKey(if: .evm)
     }
 
     public func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {

@@ -25,6 +25,18 @@ public struct EndpointClient: Sendable {
         return try await send(request)
     }
 
+    /// `GET`s a JSON resource below the endpoint's URL.
+    /// - Returns: the parsed body, or `nil` for HTTP 404 (the resource does not exist, which a
+    ///   provider reads as "the chain does not know the transaction").
+    /// - Throws: `StatusCheckError.unexpectedStatus` for another status than 200 or 404;
+    ///   `.malformedResponse` for a body that is not JSON; the transport's errors.
+    public func getJSON(_ path: String) async throws -> JSONValue? {
+        let reply = try await get(path)
+        if reply.status == 404 { return nil }
+        guard reply.status == 200 else { throw StatusCheckError.unexpectedStatus(reply.status) }
+        return try JSONValue.parse(reply.body)
+    }
+
     /// Calls a JSON-RPC 2.0 method on the endpoint's URL.
     /// - Returns: the `result` member, which may be `.null`.
     /// - Throws: `StatusCheckError.rpcError` for an `error` member; `.malformedResponse` for a

@@ -9,15 +9,12 @@ public struct EsploraStatusProvider: StatusProvider {
     public init() {}
 
     public func endpointKey(for record: TransactionRecord) -> String? {
-        record.chain.family == .utxo && record.kind != .signature ? record.chain.id : nil
+        record.chainKey(if: .utxo)
     }
 
     public func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {
         guard let hash = record.txHash else { return .unknown }
-        let reply = try await client.get("tx/\(hash)/status")
-        if reply.status == 404 { return .unknown }
-        guard reply.status == 200 else { throw StatusCheckError.unexpectedStatus(reply.status) }
-        let status = try JSONValue.parse(reply.body)
+        guard let status = try await client.getJSON("tx/\(hash)/status") else { return .unknown }
         switch status["confirmed"]?.bool {
         case true?: return .confirmed(at: status["block_time"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) })
         case false?: return .pending

@@ -7,7 +7,7 @@ public struct SolanaStatusProvider: StatusProvider {
     public init() {}
 
     public func endpointKey(for record: TransactionRecord) -> String? {
-        record.chain.family == .solana && record.kind != .signature ? record.chain.id : nil
+        record.chainKey(if: .solana)
     }
 
     public func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {

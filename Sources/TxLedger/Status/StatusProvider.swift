@@ -11,3 +11,11 @@ public protocol StatusProvider: Sendable {
     /// - Throws: `StatusCheckError` when there is no answer; it never changes the status.
     func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus
 }
+
+extension TransactionRecord {
+    /// The record's chain id if it is a send or swap on a chain of `family`: the endpoint key
+    /// of the providers that check one family of chains.
+    func chainKey(if family: Chain.Family) -> String? {
+        facts.chain.family == family && facts.kind != .signature ? facts.chain.id : nil
+    }
+}

@@ -28,10 +28,7 @@ public struct THORChainStatusProvider: StatusProvider {
         guard let hash = record.txHash else { return .unknown }
         // THORNode names transactions by upper-case hex without 0x, whatever their chain.
         let inbound = (hash.hasPrefix("0x") ? String(hash.dropFirst(2)) : hash).uppercased()
-        let reply = try await client.get("\(module)/tx/status/\(inbound)")
-        if reply.status == 404 { return .unknown }
-        guard reply.status == 200 else { throw StatusCheckError.unexpectedStatus(reply.status) }
-        let status = try JSONValue.parse(reply.body)
+        guard let status = try await client.getJSON("\(module)/tx/status/\(inbound)") else { return .unknown }
         guard let stages = status["stages"] else { throw StatusCheckError.malformedResponse("no stages") }
         guard stages["inbound_observed"]?["started"]?.bool == true else { return .unknown }
 
