@@ -11,7 +11,7 @@ import Testing
         var expected: StatusCheckError {
             switch self {
             case .rateLimited: .rateLimited
-            case .serverError: .serverError(status: 503)
+            case .serverError: .serverError(status: 500)
             case .malformedBody: .malformedResponse("the body is not JSON")
             case .timeout: .timeout
             case .refused: .unreachable
@@ -21,7 +21,7 @@ import Testing
         var reply: ChainServer.Reply {
             switch self {
             case .rateLimited: .http(429, #"{"error":"Too Many Requests"}"#)
-            case .serverError: .http(503, "<html><body>503 Service Unavailable</body></html>")
+            case .serverError: .http(500, "<html><body>500 Internal Server Error</body></html>")
             case .malformedBody: .http(200, "<html><body>Bad gateway</body></html>")
             case .timeout: .hang
             case .refused: .http(200, "{}") // not reached: the endpoint is a closed port
@@ -180,6 +180,8 @@ import Testing
         }.refreshPending()
         await server.stop()
         #expect(summary.stillPending.count == 12)
+        // Answered in any order, listed in the pending list's order (newest first).
+        #expect(summary.results.map(\.record.id) == (try await harness.ledger.pendingRecords()).map(\.id))
         #expect(await probe.maxInFlight == expected)
         #expect(await probe.completed == 12)
         #expect(await !probe.stalled)

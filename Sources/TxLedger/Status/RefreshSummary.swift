@@ -1,5 +1,6 @@
 /// What one refresh pass did, record by record.
 public struct RefreshSummary: Sendable {
+    /// One per record checked or not, newest first.
     public let results: [RefreshResult]
 
     /// Records whose status changed.

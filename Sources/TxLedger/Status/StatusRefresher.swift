@@ -83,6 +83,7 @@ public final class StatusRefresher: Sendable {
     // MARK: - One pass
 
     /// Checks `records`, bounded overall and per endpoint, writing each answer as it arrives.
+    /// The summary lists them in the order given (newest first from `pendingRecords`).
     func check(_ records: [TransactionRecord]) async throws -> RefreshSummary {
         guard isNetworkAvailable else {
             return RefreshSummary(results: records.map {
@@ -128,7 +129,9 @@ public final class StatusRefresher: Sendable {
                 if let result = try await write(answer, for: record, at: clock.now) { results.append(result) }
             }
         }
-        return RefreshSummary(results: results)
+        // Answers arrive in any order; the summary lists records in the order they were given.
+        let position = Dictionary(records.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        return RefreshSummary(results: results.sorted { position[$0.record.id, default: 0] < position[$1.record.id, default: 0] })
     }
 
     /// Writes one check's answer and `lastCheckedAt`; `nil` if the record is gone.
