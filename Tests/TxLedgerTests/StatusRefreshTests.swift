@@ -59,7 +59,7 @@ import Testing
         #expect(after.status == before.status)
         #expect(after.lastCheckedAt == StatusFixture.now + 42)
         #expect(after.confirmedAt == nil && after.failureReason == nil)
-        #expect(!"\(problem.expected)".contains("SECRET"))
+        #expect(!"\(result.outcome)".contains("SECRET"))
     }
 
     @Test func aJSONRPCErrorIsAProblemNotAnAnswer() async throws {
@@ -71,6 +71,48 @@ import Testing
         #expect(summary.results.first?.outcome == .notChecked(
             .rpcError(code: -32005, message: "daily request count exceeded, request rate limited")))
         #expect(try await harness.record(record.id).status == .pending)
+    }
+
+    @Test func aConfirmationTimeTheLedgerCannotHoldIsAMalformedResponse() async throws {
+        let record = try StatusFixture.evmSend()
+        let harness = try await RefreshHarness([record])
+        let server = try await ChainServer.start { request in
+            request.rpcMethod == "eth_getBlockByNumber"
+                ? .rpcResult(#"{"number":"0x1b4","timestamp":"0xffffffffffff"}"#)
+                : .rpcResult(ChainResponses.receipt(record.txHash!, status: "0x1"))
+        }
+        let summary = try await harness.refresher(["ethereum": try server.endpoint()]).refreshPending()
+        await server.stop()
+        #expect(summary.results.map(\.outcome) == [.notChecked(.malformedResponse("a confirmation time outside 1970–9999"))])
+        #expect(try await harness.record(record.id).status == .pending)
+    }
+
+    /// An app's provider that fails with an error of its own.
+    struct FailingProvider: StatusProvider {
+        struct Failure: Error { let detail = "https://rpc.example/SECRET" }
+        func endpointKey(for record: TransactionRecord) -> String? { record.chain.id == "solana" ? "solana" : nil }
+        func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus { throw Failure() }
+    }
+
+    @Test func anAppProviderThatThrowsOtherErrorsDoesNotEndThePass() async throws {
+        let solana = try StatusFixture.solanaSend(), bitcoin = try StatusFixture.bitcoinSend()
+        let harness = try await RefreshHarness([solana, bitcoin])
+        let server = try await ChainServer.start { _ in .http(200, ChainResponses.esploraConfirmed) }
+        let summary = try await harness.refresher(["solana": try server.endpoint(), "bitcoin": try server.endpoint()]) {
+            $0.providers.insert(FailingProvider(), at: 0)
+            $0.maxInFlight = 0 // counts as 1
+        }.refreshPending()
+        await server.stop()
+        let outcomes = Dictionary(uniqueKeysWithValues: summary.results.map { ($0.record.id, $0.outcome) })
+        #expect(outcomes == [solana.id: .notChecked(.providerFailed("Failure")), bitcoin.id: .changed])
+        #expect(!"\(summary.results.map(\.outcome))".contains("SECRET"))
+        #expect(try await harness.record(solana.id).lastCheckedAt != nil)
+    }
+
+    @Test func aCadenceMustMoveForward() {
+        #expect(throws: LedgerError.self) { try RefreshCadence(steps: [(60, 0)], finalInterval: 30) }
+        #expect(throws: LedgerError.self) { try RefreshCadence(steps: [(600, 15), (60, 5)], finalInterval: 30) }
+        #expect(throws: LedgerError.self) { try RefreshCadence(steps: [], finalInterval: -1) }
     }
 
     @Test func endpointsAreShownWithoutTheirPathOrQuery() throws {

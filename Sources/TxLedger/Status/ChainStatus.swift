@@ -14,13 +14,22 @@ public enum ChainStatus: Hashable, Sendable {
     case failed(reason: String)
 
     /// The status update this answer asks for, or `nil` for `.unknown`.
+    /// - Throws: `StatusCheckError.malformedResponse` for a confirmation time outside
+    ///   1970–9999 (a node's nonsense must not end the pass, nor be stored).
     var update: StatusUpdate? {
         get throws {
             switch self {
-            case .unknown: nil
-            case .pending: .pending
-            case let .confirmed(at): try .confirmed(at: at)
-            case let .failed(reason): try .failed(reason: Self.storable(reason))
+            case .unknown: return nil
+            case .pending: return .pending
+            case let .confirmed(at):
+                do {
+                    return try .confirmed(at: at)
+                } catch {
+                    throw StatusCheckError.malformedResponse("a confirmation time outside 1970–9999")
+                }
+            case let .failed(reason):
+                // A storable reason (at most 4000 bytes, no control characters) always fits.
+                return try! .failed(reason: Self.storable(reason))
             }
         }
     }

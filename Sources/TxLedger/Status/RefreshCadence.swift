@@ -8,9 +8,17 @@ public struct RefreshCadence: Sendable {
     public let steps: [(TimeInterval, TimeInterval)]
     public let finalInterval: TimeInterval
 
-    public static let standard = RefreshCadence(steps: [(60, 5), (600, 15)], finalInterval: 30)
+    public static let standard = try! RefreshCadence(steps: [(60, 5), (600, 15)], finalInterval: 30)
 
-    public init(steps: [(TimeInterval, TimeInterval)], finalInterval: TimeInterval) {
+    /// - Throws: `LedgerError.invalidInput` unless every interval is positive and the ages
+    ///   increase (an interval of 0 would poll without pause).
+    public init(steps: [(TimeInterval, TimeInterval)], finalInterval: TimeInterval) throws {
+        guard (steps.map(\.1) + [finalInterval]).allSatisfy({ $0 > 0 }) else {
+            throw LedgerError.invalidInput(field: "cadence", reason: "every interval must be more than 0 seconds")
+        }
+        guard zip(steps, steps.dropFirst()).allSatisfy({ $0.0 < $1.0 }) else {
+            throw LedgerError.invalidInput(field: "cadence", reason: "the ages of the steps must increase")
+        }
         self.steps = steps
         self.finalInterval = finalInterval
     }
@@ -22,5 +30,4 @@ public struct RefreshCadence: Sendable {
 
     /// The shortest interval: how often the loop looks for newly recorded transactions.
     var shortest: TimeInterval { (steps.map(\.1) + [finalInterval]).min()! }
-
 }

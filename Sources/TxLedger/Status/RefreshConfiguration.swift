@@ -15,10 +15,11 @@ public struct RefreshConfiguration: Sendable {
     /// Tried in order; the first whose `endpointKey(for:)` answers checks the record. An app's
     /// own providers go first.
     public var providers: [any StatusProvider] = RefreshConfiguration.builtInProviders
-    /// Checks in flight at once, over all endpoints. Each check has at most one request in
-    /// flight, so this bounds requests too.
+    /// Checks in flight at once, over all endpoints (below 1 counts as 1). Each check has at
+    /// most one request in flight, so this bounds requests too.
     public var maxInFlight = 5
-    /// Checks in flight at once at one endpoint, unless the endpoint sets its own bound.
+    /// Checks in flight at once at one endpoint, unless the endpoint sets its own bound (below
+    /// 1 counts as 1).
     public var maxInFlightPerEndpoint = 5
     /// Seconds before a request without an answer counts as timed out.
     public var timeout: TimeInterval = 10
@@ -75,6 +76,6 @@ public struct RefreshConfiguration: Sendable {
     }
 
     func limit(at endpoint: StatusEndpoint) -> Int {
-        endpoint.maxInFlight ?? maxInFlightPerEndpoint
+        max(endpoint.maxInFlight ?? maxInFlightPerEndpoint, 1)
     }
 }

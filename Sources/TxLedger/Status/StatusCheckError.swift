@@ -21,6 +21,9 @@ public enum StatusCheckError: Error, Hashable, Sendable, CustomStringConvertible
     case noEndpoint(String)
     /// No provider knows how to check this record.
     case noProvider
+    /// A provider threw something else than a `StatusCheckError` (an app's own provider);
+    /// only the error's type is kept, since its text may quote a URL.
+    case providerFailed(String)
     /// The app said the network is unavailable (`StatusRefresher.setNetworkAvailable(false)`).
     case offline
 
@@ -35,13 +38,14 @@ public enum StatusCheckError: Error, Hashable, Sendable, CustomStringConvertible
         case let .rpcError(code, message): "JSON-RPC error \(code): \(message)"
         case let .noEndpoint(key): "no endpoint for \(key)"
         case .noProvider: "no status provider for this chain"
+        case let .providerFailed(type): "the status provider failed (\(type))"
         case .offline: "offline"
         }
     }
 
     /// A short word for scripts: `timeout`, `unreachable`, `rate_limited`, `server_error`,
     /// `unexpected_status`, `malformed_response`, `rpc_error`, `no_endpoint`, `no_provider`,
-    /// `offline`.
+    /// `provider_failed`, `offline`.
     public var code: String {
         switch self {
         case .timeout: "timeout"
@@ -53,6 +57,7 @@ public enum StatusCheckError: Error, Hashable, Sendable, CustomStringConvertible
         case .rpcError: "rpc_error"
         case .noEndpoint: "no_endpoint"
         case .noProvider: "no_provider"
+        case .providerFailed: "provider_failed"
         case .offline: "offline"
         }
     }

@@ -52,7 +52,7 @@ public final class StatusRefresher: Sendable {
         var due: [TransactionID: Date] = [:]
         while !Task.isCancelled {
             let records = try await ledger.pendingRecords(vault: vault)
-            var checkable = records.filter { configuration.route($0)?.endpoint != nil }
+            var checkable = Set(records.filter { configuration.route($0)?.endpoint != nil }.map(\.id))
             if checkable.isEmpty && records.allSatisfy({ due[$0.id] != nil }) { return }
             let pendingIDs = Set(records.map(\.id))
             due = due.filter { pendingIDs.contains($0.key) }
@@ -62,12 +62,12 @@ public final class StatusRefresher: Sendable {
             if !dueNow.isEmpty {
                 let summary = try await check(dueNow)
                 await onPass(summary)
-                let final = Set(summary.results.filter(\.record.status.isTerminal).map(\.record.id))
-                checkable.removeAll { final.contains($0.id) }
+                checkable.subtract(summary.results.filter(\.record.status.isTerminal).map(\.record.id))
                 for record in dueNow {
-                    let age = now.timeIntervalSince(record.timestamp)
-                    due[record.id] = configuration.route(record)?.endpoint == nil
-                        ? .distantFuture : now.addingTimeInterval(cadence.interval(age: age))
+                    // Records that cannot be checked were reported in this pass; not again.
+                    due[record.id] = checkable.contains(record.id)
+                        ? now.addingTimeInterval(cadence.interval(age: now.timeIntervalSince(record.timestamp)))
+                        : .distantFuture
                 }
             }
             if checkable.isEmpty { return }
@@ -105,11 +105,12 @@ public final class StatusRefresher: Sendable {
         }
 
         let transport = transport, timeout = configuration.timeout, clock = clock
-        try await withThrowingTaskGroup(of: (TransactionRecord, StatusEndpoint, Result<ChainStatus, StatusCheckError>).self) { group in
+        let maxInFlight = max(configuration.maxInFlight, 1)
+        try await withThrowingTaskGroup(of: (TransactionRecord, StatusEndpoint, Result<StatusUpdate?, StatusCheckError>).self) { group in
             var running = 0
             var runningAt: [StatusEndpoint: Int] = [:]
             while !queue.isEmpty || running > 0 {
-                while running < configuration.maxInFlight,
+                while running < maxInFlight,
                       let index = queue.firstIndex(where: { runningAt[$0.2, default: 0] < configuration.limit(at: $0.2) }) {
                     let (record, route, endpoint) = queue.remove(at: index)
                     running += 1
@@ -117,9 +118,13 @@ public final class StatusRefresher: Sendable {
                     group.addTask {
                         let client = EndpointClient(endpoint: endpoint, transport: transport, timeout: timeout)
                         do {
-                            return (record, endpoint, .success(try await route.provider.check(record, with: client)))
+                            return (record, endpoint, .success(try await route.provider.check(record, with: client).update))
                         } catch let error as StatusCheckError {
                             return (record, endpoint, .failure(error))
+                        } catch is CancellationError {
+                            throw CancellationError()
+                        } catch {
+                            return (record, endpoint, .failure(.providerFailed(String(describing: type(of: error)))))
                         }
                     }
                 }
@@ -135,14 +140,10 @@ public final class StatusRefresher: Sendable {
     }
 
     /// Writes one check's answer and `lastCheckedAt`; `nil` if the record is gone.
-    private func write(_ answer: Result<ChainStatus, StatusCheckError>, for record: TransactionRecord,
+    private func write(_ answer: Result<StatusUpdate?, StatusCheckError>, for record: TransactionRecord,
                        at checkedAt: Date) async throws -> RefreshResult? {
-        let update: StatusUpdate?
-        switch answer {
-        case let .success(status): update = try status.update
-        case .failure: update = nil
-        }
-        guard let written = try await ledger.recordCheck(record.id, update: update, checkedAt: checkedAt) else { return nil }
+        let update = try? answer.get()
+        guard let written = try await ledger.recordCheck(record.id, update: update ?? nil, checkedAt: checkedAt) else { return nil }
         let outcome: RefreshResult.Outcome
         switch answer {
         case let .failure(error):
@@ -162,6 +163,15 @@ private final class NetworkAvailability: @unchecked Sendable {
     private let lock = NSLock()
     private var available = true
 
-    func get() -> Bool { lock.withLock { available } }
-    func set(_ value: Bool) { lock.withLock { available = value } }
+    func get() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return available
+    }
+
+    func set(_ value: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        available = value
+    }
 }
