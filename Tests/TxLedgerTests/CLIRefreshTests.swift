@@ -109,5 +109,12 @@ struct CLIRefreshTests {
                                          "--nonce", "1"])
         #expect(bitcoin.status == 65)
         #expect(bitcoin.stderr.contains("only an EVM send or swap has a nonce"))
+        for bad in ["-1", "1.5", "\"7\""] {
+            let json = #"{"vaultId":"v","kind":"send","chain":"ethereum","timestamp":"2025-07-01T00:00:00Z","txHash":"\#(Fixture.evmHash(8))","toAddress":"\#(Fixture.evmAddress(2))","amount":"1","token":{"symbol":"ETH"},"nonce":\#(bad)}"#
+            let result = try await cli.run(["record", "--json", "-"], stdin: Data(json.utf8))
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("invalid nonce: must be a whole number"), "\(bad)")
+        }
+        #expect(try await cli.history().components(separatedBy: "\"id\"").count == 2) // only the first send
     }
 }

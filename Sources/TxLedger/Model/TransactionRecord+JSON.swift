@@ -79,6 +79,14 @@ extension TransactionRecord: Codable {
             return try Token(symbol: token.symbol, contract: token.contract, decimals: token.decimals, field: key.rawValue)
         }
 
+        func nonce() throws -> UInt64? {
+            do {
+                return try c.decodeIfPresent(UInt64.self, forKey: .nonce)
+            } catch {
+                throw LedgerError.invalidInput(field: "nonce", reason: "must be a whole number from 0 to 2^63 - 1")
+            }
+        }
+
         let chain = try Chain(parsing: try required(.chain))
         let kind = try TransactionKind(rawValue: try required(.kind)).orThrow(
             .invalidInput(field: "kind", reason: "must be send, swap or signature"))
@@ -104,7 +112,7 @@ extension TransactionRecord: Codable {
             vaultId: try required(.vaultId), chain: chain, timestamp: try date(.timestamp).orThrow(
                 .invalidInput(field: "timestamp", reason: "is required")),
             txHash: try string(.txHash), explorerUrl: try string(.explorerUrl), fiatValue: try amount(.fiatValue),
-            fromAddress: try string(.fromAddress), nonce: try c.decodeIfPresent(UInt64.self, forKey: .nonce),
+            fromAddress: try string(.fromAddress), nonce: try nonce(),
             app: try c.decodeIfPresent(AppJSON.self, forKey: .app).flatMap { try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme) },
             method: try string(.method), details: details)
         if let id = try string(.id), TransactionID(id) != facts.id {
