@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "TxLedger", targets: ["TxLedger"]),
         .executable(name: "txledger", targets: ["TxLedgerCLI"]),
+        .executable(name: "txledger-bench", targets: ["TxLedgerBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -35,6 +36,16 @@ let package = Package(
             name: "TxLedgerCLI",
             dependencies: [
                 "TxLedger",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The benchmarks (README, "Benchmarks"); run in release mode by scripts/bench.sh.
+        .executableTarget(
+            name: "TxLedgerBench",
+            dependencies: [
+                "TxLedger",
+                "CSodium",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

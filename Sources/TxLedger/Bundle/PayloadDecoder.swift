@@ -53,7 +53,8 @@ struct PayloadDecoder {
         guard try !source.isAtEnd() else { return nil }
         let length = try source.readCount(limit: RecordFrameField.maxFrameBytes, "a frame length")
         var frame = FrameBytes(try source.readBytes(length))
-        var values: [String: (any DatabaseValueConvertible)?] = ["vault_id": header.vaultId]
+        var values = RecordValues()
+        values["vault_id"] = header.vaultId.databaseValue
         var last = 0
         while !frame.isAtEnd {
             let number = try frame.readCount(limit: RecordFrameField.all.count, "a field number")
@@ -61,15 +62,15 @@ struct PayloadDecoder {
                 throw BundleError.malformedContent("record \(recordCount): field \(number) is out of order or unknown")
             }
             last = number
-            let field = RecordFrameField.all[number - 1]
-            switch field.kind {
-            case .integer: values[field.column] = try frame.readSVarint()
-            case .text: values[field.column] = try frame.readText(limit: length)
-            case .replica: values[field.column] = try Self.readReplica(from: &frame, table: &replicas).rawValue
+            let position = RecordFrameField.positions[number - 1]
+            switch RecordFrameField.all[number - 1].kind {
+            case .integer: values[position: position] = try frame.readSVarint().databaseValue
+            case .text: values[position: position] = try frame.readText(limit: length).databaseValue
+            case .replica: values[position: position] = try Self.readReplica(from: &frame, table: &replicas).rawValue.databaseValue
             }
         }
         do {
-            let record = try RecordRow.validated(Row(values))
+            let record = try RecordRow.validated(values)
             recordCount += 1
             return record
         } catch let error as LedgerError {

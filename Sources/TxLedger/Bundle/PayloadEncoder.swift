@@ -36,11 +36,12 @@ struct PayloadEncoder {
         var values = RecordRow.portableValues(record)
         let facts = record.facts.value
         if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
-            values["explorer_url"] = nil // the reader derives the same default
+            values["explorer_url"] = .null // the reader derives the same default
         }
         var frame: [UInt8] = []
         for (index, field) in RecordFrameField.all.enumerated() {
-            guard let value = values[field.column] else { continue }
+            let value = values[position: RecordFrameField.positions[index]]
+            if value.isNull { continue }
             frame.appendUVarint(UInt64(index + 1))
             switch (field.kind, value.storage) {
             case let (.integer, .int64(number)): frame.appendSVarint(number)

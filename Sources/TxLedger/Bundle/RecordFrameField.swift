@@ -34,6 +34,9 @@ enum RecordFrameField {
         ("nonce", .integer),
     ]
 
+    /// Where each field's value goes in `RecordValues`.
+    static let positions = all.map { RecordValues.position($0.column) }
+
     /// Largest frame a reader accepts, in bytes: a message may hold 1 Mi characters of UTF-8.
     static let maxFrameBytes = 8 << 20
 }

@@ -22,7 +22,9 @@ enum RecordRow {
     ]
 
     /// `SELECT` list that `decode` reads: the record and its app.
-    static let selection = "record.*, app.domain AS app_domain, app.uri AS app_uri, app.scheme AS app_scheme"
+    /// The columns of `RecordValues`, in order.
+    static let selection = ((factColumns + registerColumns).map { "record.\($0)" }
+        + ["app.domain AS app_domain", "app.uri AS app_uri", "app.scheme AS app_scheme"]).joined(separator: ", ")
     static let source = "record LEFT JOIN app ON app.id = record.app_id"
     /// Joined to `source` by reads that must hide records erased by a vault clear.
     static let visibleSource = source + " LEFT JOIN vault ON vault.id = record.vault_id"
@@ -64,29 +66,29 @@ enum RecordRow {
         ]
     }
 
-    /// The record's columns by name as a bundle carries them (bundle-format.md): the fact and
-    /// register columns except `id` (derived from the facts) and `app_id` (a row id of this
-    /// file), with the app's `app_domain`, `app_uri` and `app_scheme` instead. NULLs are left out.
-    static func portableValues(_ state: RecordState) -> [String: DatabaseValue] {
-        var values: [String: DatabaseValue] = [:]
-        let columns = Array(zip(factColumns, factValues(state.facts, appID: nil))) + Array(zip(registerColumns, registerValues(state)))
-        for (column, value) in columns where column != "id" && column != "app_id" {
-            if let value { values[column] = value.databaseValue }
+    /// The record's values as a bundle carries them (bundle-format.md): every fact and register
+    /// column, with the app's `app_domain`, `app_uri` and `app_scheme` (frames leave out `id`,
+    /// derived from the facts, and `app_id`, a row id of this file).
+    static func portableValues(_ state: RecordState) -> RecordValues {
+        var values = RecordValues()
+        for (position, value) in (factValues(state.facts, appID: nil) + registerValues(state)).enumerated() {
+            values[position: position] = value?.databaseValue ?? .null
         }
         let app = state.facts.value.app
-        for (column, value) in [("app_domain", app?.domain), ("app_uri", app?.uri), ("app_scheme", app?.scheme)] {
-            if let value { values[column] = value.databaseValue }
-        }
+        values["app_domain"] = app?.domain.databaseValue ?? .null
+        values["app_uri"] = app?.uri.databaseValue ?? .null
+        values["app_scheme"] = app?.scheme.databaseValue ?? .null
         return values
     }
 
     /// Reads a row selected with `selection` from `source`.
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
     static func decode(_ row: Row, path: String) throws -> RecordState {
+        let values = RecordValues(row)
         do {
-            return try validated(row)
+            return try validated(values)
         } catch let error as LedgerError {
-            let id: String = row["id"] ?? "?"
+            let id = (try? values.value("id", as: String.self)) ?? "?"
             throw LedgerError.unreadableDatabase(path: path, reason: "record \(id) is malformed (\(error.localizedDescription))")
         }
     }
@@ -94,16 +96,16 @@ enum RecordRow {
     /// The record a row holds, validated as input is (the id, when the row has one, must be
     /// the one its facts derive).
     /// - Throws: `LedgerError.invalidInput` naming the first invalid column.
-    static func validated(_ row: Row) throws -> RecordState {
+    static func validated(_ row: RecordValues) throws -> RecordState {
         func amount(_ column: String) throws -> DecimalAmount? {
-            try (row[column] as String?).map { try DecimalAmount($0, field: column) }
+            try row.value(column, as: String.self).map { try DecimalAmount($0, field: column) }
         }
         func token(_ prefix: String) throws -> Token {
-            try Token(symbol: row["\(prefix)_symbol"] ?? "", contract: row["\(prefix)_contract"],
-                      decimals: row["\(prefix)_decimals"], field: prefix)
+            try Token(symbol: try row.value("\(prefix)_symbol") ?? "", contract: try row.value("\(prefix)_contract"),
+                      decimals: try row.value("\(prefix)_decimals"), field: prefix)
         }
         func instant(_ column: String) throws -> Date? {
-            try (row[column] as Int64?).map { millis in
+            try row.value(column, as: Int64.self).map { millis in
                 guard (0...Date.maxMillis).contains(millis) else {
                     throw LedgerError.invalidInput(field: column, reason: "must lie between 1970 and the year 9999")
                 }
@@ -120,61 +122,61 @@ enum RecordRow {
             guard let value else { throw LedgerError.invalidInput(field: column, reason: "is missing") }
             return value
         }
-        let chain = try Chain(parsing: try required(row["chain"], "chain"))
+        let chain = try Chain(parsing: try required(try row.value("chain"), "chain"))
         let details: TransactionDetails
-        switch try required(row["kind"], "kind") as String {
+        switch try required(try row.value("kind"), "kind") as String {
         case TransactionKind.send.rawValue:
             details = .send(try SendDetails(
-                toAddress: try required(row["to_address"], "to_address"), amount: try required(amount("amount"), "amount"),
-                token: try token("token"), tokenLogo: row["token_logo"], feeEstimate: try amount("fee_estimate"),
-                memo: row["memo"]))
+                toAddress: try required(try row.value("to_address"), "to_address"), amount: try required(amount("amount"), "amount"),
+                token: try token("token"), tokenLogo: try row.value("token_logo"), feeEstimate: try amount("fee_estimate"),
+                memo: try row.value("memo")))
         case TransactionKind.swap.rawValue:
             details = .swap(try SwapDetails(
                 fromToken: try token("from_token"), fromAmount: try required(amount("from_amount"), "from_amount"),
-                fromChain: try Chain(parsing: try required(row["from_chain"], "from_chain")),
-                fromTokenLogo: row["from_token_logo"], toToken: try token("to_token"),
+                fromChain: try Chain(parsing: try required(try row.value("from_chain"), "from_chain")),
+                fromTokenLogo: try row.value("from_token_logo"), toToken: try token("to_token"),
                 toAmount: try required(amount("to_amount"), "to_amount"), minimumPayout: try amount("min_payout"),
-                toChain: try Chain(parsing: try required(row["to_chain"], "to_chain")), toTokenLogo: row["to_token_logo"],
-                provider: try SwapProvider(try required(row["provider"], "provider")), route: row["route"]))
+                toChain: try Chain(parsing: try required(try row.value("to_chain"), "to_chain")), toTokenLogo: try row.value("to_token_logo"),
+                provider: try SwapProvider(try required(try row.value("provider"), "provider")), route: try row.value("route")))
         case TransactionKind.signature.rawValue:
-            details = .signature(try SignatureDetails(message: try required(row["message"], "message"), signature: row["signature"]))
+            details = .signature(try SignatureDetails(message: try required(try row.value("message"), "message"), signature: try row.value("signature")))
         case let other:
             throw LedgerError.invalidInput(field: "kind", reason: "'\(other)' is not send, swap or signature")
         }
         let facts = try TransactionFacts(
-            vaultId: try required(row["vault_id"], "vault_id"), chain: chain,
-            timestamp: Date(millis: try required(row["timestamp_ms"], "timestamp_ms")), txHash: row["tx_hash"],
-            explorerUrl: row["explorer_url"], fiatValue: try amount("fiat_value"), fromAddress: row["from_address"],
-            nonce: try nonce(row["nonce"]), app: try AppMetadata(domain: nonEmpty(row["app_domain"]), uri: nonEmpty(row["app_uri"]), scheme: nonEmpty(row["app_scheme"])),
-            method: row["method"], details: details)
-        if let id: String = row["id"], id != facts.id.rawValue {
+            vaultId: try required(try row.value("vault_id"), "vault_id"), chain: chain,
+            timestamp: Date(millis: try required(try row.value("timestamp_ms"), "timestamp_ms")), txHash: try row.value("tx_hash"),
+            explorerUrl: try row.value("explorer_url"), fiatValue: try amount("fiat_value"), fromAddress: try row.value("from_address"),
+            nonce: try nonce(try row.value("nonce")), app: try AppMetadata(domain: nonEmpty(try row.value("app_domain")), uri: nonEmpty(try row.value("app_uri")), scheme: nonEmpty(try row.value("app_scheme"))),
+            method: try row.value("method"), details: details)
+        if let id: String = try row.value("id"), id != facts.id.rawValue {
             throw LedgerError.invalidInput(field: "id", reason: "does not match the record's facts")
         }
 
         var terminal: Register<TerminalOutcome>?
-        if let status: String = row["terminal_status"], let stamp = stamp(row, "terminal") {
+        if let status: String = try row.value("terminal_status"), let stamp = try stamp(row, "terminal") {
             let status = try TransactionStatus(parsing: status)
             guard status.isTerminal else {
                 throw LedgerError.invalidInput(field: "terminal_status", reason: "'\(status.rawValue)' is not confirmed or failed")
             }
             // The same checks as a local status update: metadata fits the status and its limits.
-            let update = try StatusUpdate(status, confirmedAt: try instant("confirmed_at_ms"), failureReason: row["failure_reason"])
+            let update = try StatusUpdate(status, confirmedAt: try instant("confirmed_at_ms"), failureReason: try row.value("failure_reason"))
             terminal = Register(TerminalOutcome(status: status, confirmedAt: update.confirmedAt, failureReason: update.failureReason),
                                 stamp: stamp)
         }
         return RecordState(
             facts: Register(facts, stamp: try required(stamp(row, "facts"), "facts stamp")),
-            status: StatusRegister(pending: stamp(row, "pending"), terminal: terminal),
+            status: StatusRegister(pending: try stamp(row, "pending"), terminal: terminal),
             lastCheckedAt: try instant("last_checked_at_ms"),
-            note: try stamp(row, "note").map { Register(try TextField.note.validate(row["note"], field: "note"), stamp: $0) },
+            note: try stamp(row, "note").map { Register(try TextField.note.validate(try row.value("note"), field: "note"), stamp: $0) },
             labels: try stamp(row, "labels").map {
-                Register(try TransactionRecord.normalizedLabels(try decodeLabels(row["labels"])), stamp: $0)
+                Register(try TransactionRecord.normalizedLabels(try decodeLabels(try row.value("labels"))), stamp: $0)
             },
-            hidden: try stamp(row, "hidden").map { Register(try flag(row["hidden"], "hidden"), stamp: $0) })
+            hidden: try stamp(row, "hidden").map { Register(try flag(try row.value("hidden"), "hidden"), stamp: $0) })
     }
 
-    private static func stamp(_ row: Row, _ register: String) -> Stamp? {
-        guard let time: Int64 = row["\(register)_time"], let replica: Int64 = row["\(register)_replica"], replica >= 0 else {
+    private static func stamp(_ row: RecordValues, _ register: String) throws -> Stamp? {
+        guard let time: Int64 = try row.value("\(register)_time"), let replica: Int64 = try row.value("\(register)_replica"), replica >= 0 else {
             return nil
         }
         return Stamp(time: time, replica: ReplicaID(rawValue: replica))

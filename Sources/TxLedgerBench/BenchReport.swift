@@ -1,0 +1,47 @@
+import Foundation
+
+/// The figures of one run, in the order they were measured: printed as a table as they come,
+/// and written as one JSON object at the end.
+final class BenchReport {
+    private(set) var entries: [(name: String, measurement: Measurement)] = []
+
+    func add(_ name: String, _ measurement: Measurement) {
+        entries.append((name, measurement))
+        print(Self.row(name, measurement))
+    }
+
+    static var header: String {
+        pad("scenario", 24) + pad("value", 14, right: true) + "  " + pad("unit", 10) + pad("baseline", 14, right: true) + pad("ratio", 8, right: true) + "  baseline is"
+    }
+
+    static func row(_ name: String, _ m: Measurement) -> String {
+        pad(name, 24) + pad(format(m.value), 14, right: true) + "  " + pad(m.unit, 10)
+            + pad(m.baseline.map(format) ?? "-", 14, right: true) + pad(m.ratio.map { String(format: "%.2f", $0) } ?? "-", 8, right: true)
+            + "  " + (m.baselineName ?? "")
+    }
+
+    /// `{"name": {"value": ..., "unit": ..., "baseline": ..., "ratio": ...}, ...}`, keys in run order.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        let lines = try entries.map { entry in
+            let key = String(decoding: try encoder.encode(entry.name), as: UTF8.self)
+            return "  \(key): " + String(decoding: try encoder.encode(entry.measurement), as: UTF8.self)
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+
+    private static func format(_ value: Double) -> String {
+        switch abs(value) {
+        case 0: "0"
+        case 1000...: String(format: "%.0f", value)
+        case 10...: String(format: "%.1f", value)
+        case 0.1...: String(format: "%.3f", value)
+        default: String(format: "%.4f", value)
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let gap = String(repeating: " ", count: max(0, width - text.count))
+        return right ? gap + text : text + gap
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import TxLedger
+
+/// The work directory of a run and the ledger and bundle files in it.
+struct LedgerFiles {
+    let directory: String
+
+    func path(_ name: String) -> String { directory + "/" + name }
+
+    /// A new, empty ledger file (any old one removed): the schema, nothing else.
+    func freshLedger(_ name: String) throws -> String {
+        let path = path(name)
+        remove(name)
+        _ = try Ledger(path: path)
+        return path
+    }
+
+    /// A copy of a closed ledger file (with its WAL, if SQLite left one).
+    func copy(_ source: String, to name: String) throws -> String {
+        remove(name)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: path(name) + suffix)
+        }
+        return path(name)
+    }
+
+    func remove(_ name: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
+    }
+
+    func size(_ name: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path(name))[.size] as? Int) ?? 0
+    }
+}

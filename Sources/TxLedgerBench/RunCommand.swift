@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+
+/// The benchmark run: every scenario at the sizes times `--scale`, a table on stdout and
+/// optionally the JSON object.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the benchmarks (the default).")
+
+    @Option(help: "Multiply every size by this (0.1: a quick check; CI runs 0.01).")
+    var scale = 1.0
+    @Option(help: "Also write the figures as one JSON object to this file.")
+    var json: String?
+    @Option(help: "Work in this directory and leave it there (default: a temporary one, removed afterwards).")
+    var directory: String?
+    @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large (merge and bundle need record).")
+    var only: String = "record,merge,bundle,large"
+
+    func validate() throws {
+        guard scale > 0, scale <= 10 else { throw ValidationError("--scale must be above 0 and at most 10") }
+    }
+
+    func run() async throws {
+        let groups = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let directory = directory ?? NSTemporaryDirectory() + "txledger-bench-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { if self.directory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+
+        let sizes = BenchSizes(scale: scale)
+        let files = LedgerFiles(directory: directory)
+        let report = BenchReport()
+        print("txledger-bench: scale \(scale) (\(sizes.batch) / \(sizes.single) / \(sizes.large) records), in \(directory)")
+        print(BenchReport.header)
+        let workload = Workload(vault: "main", count: sizes.batch)
+        if groups.contains("record") {
+            let replicaA = try await RecordScenario(sizes: sizes, files: files, report: report).run(workload: workload)
+            if groups.contains("merge") {
+                try await MergeScenario(sizes: sizes, files: files, report: report).run(replicaA: replicaA, workload: workload)
+            }
+            if groups.contains("bundle") {
+                try await BundleScenario(sizes: sizes, files: files, report: report).run(replicaA: replicaA, vault: workload.vault)
+            }
+        }
+        if groups.contains("large") {
+            try await LargeVaultScenario(sizes: sizes, files: files, report: report).run()
+        }
+        if let json {
+            try Data(try report.json().utf8).write(to: URL(fileURLWithPath: json))
+        }
+    }
+}

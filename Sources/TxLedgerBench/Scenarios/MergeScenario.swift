@@ -1,0 +1,44 @@
+import TxLedger
+
+/// merge.100k: replica B's full change set merged into replica A (`sizes.batch` records each).
+/// Half of B's records are A's first half, which B saw fail where A has most of them confirmed,
+/// each with a note B wrote (conflicting statuses, and notes where A has one); the other half are
+/// new to A. Baseline: B's rows upserted into a copy of A with the raw C API, one transaction.
+struct MergeScenario {
+    let sizes: BenchSizes
+    let files: LedgerFiles
+    let report: BenchReport
+
+    func run(replicaA: String, workload: Workload) async throws {
+        let half = sizes.batch / 2
+        let replicaB = try files.freshLedger("b.sqlite")
+        let changes: ChangeSet
+        do {
+            let b = try Ledger(path: replicaB)
+            let failed = try StatusUpdate.failed(reason: "dropped: replaced by fee bump")
+            let indexes = Array(0..<half) + Array(sizes.batch..<(sizes.batch + half))
+            for start in stride(from: 0, to: indexes.count, by: BenchSizes.recordsPerBatch) {
+                let records = try indexes[start..<min(start + BenchSizes.recordsPerBatch, indexes.count)].map { i in
+                    i < half ? try workload.record(i, status: failed, note: "checked on the laptop #\(i)") : try workload.record(i)
+                }
+                try await b.record(records)
+            }
+            changes = try await b.changes(vault: workload.vault)
+        }
+
+        let target = try files.copy(replicaA, to: "merge.sqlite")
+        var merged = MergeReport()
+        let seconds: Double
+        do {
+            let a = try Ledger(path: target)
+            seconds = try await Stopwatch.seconds { merged = try await a.merge(changes) }
+        }
+        guard merged.recordsAdded == sizes.batch - half, merged.recordsChanged == half else {
+            throw RawSQLite.Failure(description: "merge.100k: expected \(sizes.batch - half) added and \(half) changed, got \(merged.recordsAdded) and \(merged.recordsChanged)")
+        }
+        let raw = try await RawBaseline.seconds(copying: replicaB, into: try files.copy(replicaA, to: "raw-merge.sqlite"), .upsert)
+        report.add("merge.100k", .cost(seconds, unit: "s", baseline: raw, name: "raw upsert, 1 transaction"))
+        print("    (\(merged.recordsAdded) added, \(merged.recordsChanged) changed, \(merged.conflicts.count) conflicts resolved)")
+        for name in ["b.sqlite", "merge.sqlite", "raw-merge.sqlite"] { files.remove(name) }
+    }
+}

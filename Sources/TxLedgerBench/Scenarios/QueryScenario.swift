@@ -1,0 +1,35 @@
+import TxLedger
+
+/// query.*: pages of 50 in the large vault, each the median of many runs on a warm ledger:
+/// the first page of the overview, of the swaps tab on Ethereum, the page `sizes.deepPage`
+/// reached through cursors, and the in-progress ("pending") section.
+struct QueryScenario {
+    let sizes: BenchSizes
+    let report: BenchReport
+    static let runs = 51
+
+    func run(_ ledger: Ledger, vault: String) async throws {
+        let overview = HistoryFilter(vault: vault)
+        var swaps = HistoryFilter(vault: vault, tab: .swaps)
+        swaps.chains = [try Chain(parsing: "ethereum")]
+        try await measure("query.first_page.1m", ledger, overview)
+        try await measure("query.filtered_page.1m", ledger, swaps)
+
+        var cursor: PageCursor?
+        for _ in 1..<sizes.deepPage {
+            cursor = try await ledger.list(overview, limit: 50, after: cursor).nextCursor
+        }
+        guard cursor != nil else { throw RawSQLite.Failure(description: "the vault has fewer than \(sizes.deepPage) pages") }
+        try await measure("query.page_1000.1m", ledger, overview, after: cursor)
+        try await measure("query.pending.1m", ledger, overview.inProgress)
+    }
+
+    private func measure(_ name: String, _ ledger: Ledger, _ filter: HistoryFilter, after cursor: PageCursor? = nil) async throws {
+        var count = 0
+        let seconds = try await Stopwatch.median(runs: Self.runs) {
+            count = try await ledger.list(filter, limit: 50, after: cursor).items.count
+        }
+        guard count > 0 else { throw RawSQLite.Failure(description: "\(name) found nothing") }
+        report.add(name, .cost(seconds * 1000, unit: "ms"))
+    }
+}

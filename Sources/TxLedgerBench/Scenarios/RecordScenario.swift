@@ -1,0 +1,45 @@
+import TxLedger
+
+/// record.batch: `sizes.batch` records through `record(_: [TransactionRecord])`, 1000 per call;
+/// record.single: `sizes.single` records, one `record(_:)` (one durable transaction) each.
+/// Baselines: the same rows inserted with the raw C API, in one transaction and one per row.
+struct RecordScenario {
+    let sizes: BenchSizes
+    let files: LedgerFiles
+    let report: BenchReport
+
+    /// Runs both and returns the path of the batch ledger: replica A of the merge and bundle scenarios.
+    func run(workload: Workload) async throws -> String {
+        let path = try files.freshLedger("a.sqlite")
+        let batch = try await recordSeconds(workload, count: sizes.batch, at: path, perCall: BenchSizes.recordsPerBatch)
+        let rawBatch = try await RawBaseline.seconds(copying: path, into: try files.freshLedger("raw-batch.sqlite"), .insert)
+        report.add("record.batch", .rate(Double(sizes.batch) / batch, unit: "records/s", baseline: Double(sizes.batch) / rawBatch,
+                                         name: "raw INSERT, 1 transaction"))
+
+        let single = Workload(vault: "single", count: sizes.single, salt: 1)
+        let singlePath = try files.freshLedger("single.sqlite")
+        let one = try await recordSeconds(single, count: sizes.single, at: singlePath, perCall: 1)
+        let rawOne = try await RawBaseline.seconds(copying: singlePath, into: try files.freshLedger("raw-single.sqlite"), .insertEach)
+        report.add("record.single", .rate(Double(sizes.single) / one, unit: "records/s", baseline: Double(sizes.single) / rawOne,
+                                          name: "raw INSERT, 1 transaction each"))
+        files.remove("raw-batch.sqlite")
+        files.remove("raw-single.sqlite")
+        files.remove("single.sqlite")
+        return path
+    }
+
+    /// Seconds spent inside `record` calls (making the records is not timed).
+    private func recordSeconds(_ workload: Workload, count: Int, at path: String, perCall: Int) async throws -> Double {
+        let ledger = try Ledger(path: path)
+        var seconds = 0.0
+        for start in stride(from: 0, to: count, by: perCall) {
+            let records = try (start..<min(start + perCall, count)).map(workload.record)
+            if perCall == 1 {
+                seconds += try await Stopwatch.seconds { _ = try await ledger.record(records[0]) }
+            } else {
+                seconds += try await Stopwatch.seconds { _ = try await ledger.record(records) }
+            }
+        }
+        return seconds
+    }
+}

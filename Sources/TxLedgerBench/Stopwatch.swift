@@ -1,0 +1,25 @@
+/// Wall-clock timing on the monotonic clock.
+enum Stopwatch {
+    /// Seconds `body` took.
+    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        return (clock.now - start).seconds
+    }
+
+    /// The median of `runs` timings of `body`, in seconds.
+    static func median(runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs { times.append(try await seconds(body)) }
+        times.sort()
+        return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
