@@ -68,6 +68,9 @@ extension Ledger {
         }
     }
 
+    /// Records merged per batch (one query reads their stored states).
+    static let mergeBatchSize = 256
+
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
     static func merge(_ header: ChangeSetHeader, records: ((RecordState) throws -> Void) throws -> Void,
@@ -89,20 +92,34 @@ extension Ledger {
         }
         let watermark = try store.cachedWatermark(vault)
 
+        // Records are merged in batches: the stored states of a batch are read in one query.
+        var batch: [RecordState] = []
+        func mergeBatch() throws {
+            var stored = try store.fetchStored(ids: batch.map(\.id))
+            for incoming in batch {
+                let local = stored[incoming.id]
+                if let local, local.facts.value.vaultId != vault {
+                    throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here")
+                }
+                let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
+                if let result = merge.result {
+                    try store.save(result)
+                    stored[incoming.id] = result // the same id again in this batch merges into this
+                }
+                report.add(merge.report)
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
         try records { received in
             received.stamps.forEach(observe)
             guard let incoming = received.filtered(clearedThrough: watermark) else {
                 report.recordsUnchanged += 1
                 return
             }
-            let local = try store.fetchStored(id: incoming.id)
-            if let local, local.facts.value.vaultId != vault {
-                throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here")
-            }
-            let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
-            if let result = merge.result { try store.save(result) }
-            report.add(merge.report)
+            batch.append(incoming)
+            if batch.count == Self.mergeBatchSize { try mergeBatch() }
         }
+        try mergeBatch()
         // The clock: remote stamps advance it, unless they are too far ahead.
         if let latestAcceptable { _ = stamps.observe(latestAcceptable) }
 

@@ -152,13 +152,11 @@ public final class Ledger: Sendable {
         let path = path, options = options
         return try await mapStorageErrors {
             try await pool.write { db in
-                var stamps = StampSource(
-                    clock: try LedgerMeta.loadClock(db, maxForwardDrift: options.maxForwardDriftMillis),
-                    wallClock: options.wallClock)
-                let store = RecordStore(db, path: path, changeSeq: try LedgerMeta.seq(db) + 1)
+                let meta = try LedgerMeta.load(db, maxForwardDrift: options.maxForwardDriftMillis)
+                var stamps = StampSource(clock: meta.clock, wallClock: options.wallClock)
+                let store = RecordStore(db, path: path, changeSeq: meta.seq + 1)
                 let result = try body(store, &stamps)
-                if stamps.issued { try LedgerMeta.saveClock(stamps.clock, db) }
-                if store.changed { try LedgerMeta.saveSeq(store.changeSeq, db) }
+                try LedgerMeta.save(clock: stamps.issued ? stamps.clock : nil, seq: store.changed ? store.changeSeq : nil, db)
                 return result
             }
         }

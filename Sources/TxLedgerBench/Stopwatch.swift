@@ -1,7 +1,15 @@
+#if canImport(Darwin)
+import Darwin
+#else
+import Glibc
+#endif
+
 /// Wall-clock timing on the monotonic clock.
 enum Stopwatch {
-    /// Seconds `body` took.
+    /// Seconds `body` took. Each timing starts after `sync()`, so that the kernel writing out
+    /// what earlier phases left in the page cache does not land in this one.
     static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+        sync()
         let clock = ContinuousClock()
         let start = clock.now
         try await body()

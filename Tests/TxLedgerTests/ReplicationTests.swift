@@ -43,6 +43,22 @@ struct ReplicationTests {
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))
     }
 
+    @Test func aRecordTwiceInOneChangeSetJoinsBothStates() async throws {
+        // Merges read stored states a batch at a time; a later state of the same id in the batch
+        // must join what the earlier one wrote, not the state read before it.
+        let (a, b, c) = (try TestLedger(), try TestLedger(), try TestLedger())
+        let record = try Fixture.minimalSend(hash: 1)
+        try await a.ledger.record(record)
+        try await a.ledger.setNote("from a", for: record.id)
+        try await c.ledger.record(record)
+        _ = try await c.ledger.updateStatus(record.id, to: try .confirmed(at: Fixture.start))
+        let fromA = try await a.ledger.changes(vault: record.vaultId), fromC = try await c.ledger.changes(vault: record.vaultId)
+        let report = try await b.ledger.merge(ChangeSet(header: fromA.header, records: fromA.records + fromC.records))
+        let merged = try #require(try await b.ledger.transaction(id: record.id))
+        #expect(merged.note == "from a" && merged.status == .confirmed)
+        #expect(report.recordsAdded == 1 && report.recordsChanged == 1)
+    }
+
     @Test func deltasCarryOnlyWhatThePeerLacks() async throws {
         let (a, b) = (try TestLedger(), try TestLedger())
         try await a.ledger.record(try (1...50).map { try Fixture.minimalSend(hash: $0) })

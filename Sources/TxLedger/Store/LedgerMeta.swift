@@ -10,23 +10,28 @@ enum LedgerMeta {
     }
 
     static func loadClock(_ db: Database, maxForwardDrift: Int64) throws -> HybridClock {
-        let row = try Row.fetchOne(db, sql: "SELECT replica_id, clock FROM ledger_meta WHERE id = 1")
-        guard let row, let raw: Int64 = row["replica_id"], raw >= 0 else {
-            throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
-        }
-        return HybridClock(replica: ReplicaID(rawValue: raw), last: row["clock"], maxForwardDrift: maxForwardDrift)
+        try load(db, maxForwardDrift: maxForwardDrift).clock
     }
 
-    static func saveClock(_ clock: HybridClock, _ db: Database) throws {
-        try db.execute(sql: "UPDATE ledger_meta SET clock = ? WHERE id = 1", arguments: [clock.last])
+    /// The clock and the change sequence number, read at the start of a write transaction.
+    static func load(_ db: Database, maxForwardDrift: Int64) throws -> (clock: HybridClock, seq: Int64) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT replica_id, clock, seq FROM ledger_meta WHERE id = 1"))
+        guard let row, let raw: Int64 = row[0], raw >= 0, let last: Int64 = row[1] else {
+            throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
+        }
+        return (HybridClock(replica: ReplicaID(rawValue: raw), last: last, maxForwardDrift: maxForwardDrift), row[2] ?? 0)
     }
 
     /// The change sequence number of the last write transaction that changed anything.
     static func seq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM ledger_meta WHERE id = 1") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM ledger_meta WHERE id = 1")) ?? 0
     }
 
-    static func saveSeq(_ seq: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE ledger_meta SET seq = ? WHERE id = 1", arguments: [seq])
+    /// Saves, at the end of a write transaction, the clock if it issued stamps and the change
+    /// sequence number if the transaction changed anything.
+    static func save(clock: HybridClock?, seq: Int64?, _ db: Database) throws {
+        guard clock != nil || seq != nil else { return }
+        try db.cachedStatement(sql: "UPDATE ledger_meta SET clock = COALESCE(?, clock), seq = COALESCE(?, seq) WHERE id = 1")
+            .execute(arguments: [clock?.last, seq])
     }
 }

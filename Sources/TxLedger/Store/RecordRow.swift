@@ -31,7 +31,7 @@ enum RecordRow {
     /// The condition a visible record meets: its facts are later than its vault's watermark.
     static let isVisible = "(vault.cleared_time IS NULL OR (record.facts_time, record.facts_replica) > (vault.cleared_time, vault.cleared_replica))"
 
-    static func factValues(_ facts: Register<TransactionFacts>, appID: Int64?) -> [(any DatabaseValueConvertible)?] {
+    static func factValues(_ facts: Register<TransactionFacts>, appID: Int64?) -> [DatabaseValue] {
         let f = facts.value
         var send: SendDetails?, swap: SwapDetails?, signature: SignatureDetails?
         switch f.details {
@@ -40,30 +40,35 @@ enum RecordRow {
         case let .signature(d): signature = d
         }
         return [
-            f.id.rawValue, f.vaultId, f.kind.rawValue, f.chain.id, f.timestamp.millis, f.txHash, f.explorerUrl,
-            f.fiatValue?.string, f.fromAddress, appID, f.method,
-            send?.toAddress, send?.amount.string, send?.token.symbol, send?.token.contract, send?.token.decimals,
-            send?.tokenLogo, send?.feeEstimate?.string, send?.memo,
-            swap?.fromToken.symbol, swap?.fromToken.contract, swap?.fromToken.decimals, swap?.fromAmount.string,
-            swap?.fromChain.id, swap?.fromTokenLogo,
-            swap?.toToken.symbol, swap?.toToken.contract, swap?.toToken.decimals, swap?.toAmount.string,
-            swap?.minimumPayout?.string, swap?.toChain.id, swap?.toTokenLogo,
-            swap?.provider.name, swap?.route, signature?.message, signature?.signature, f.nonce.map { Int64($0) },
-            facts.stamp.time, facts.stamp.replica.rawValue,
+            sql(f.id.rawValue), sql(f.vaultId), sql(f.kind.rawValue), sql(f.chain.id), sql(f.timestamp.millis), sql(f.txHash),
+            sql(f.explorerUrl), sql(f.fiatValue?.string), sql(f.fromAddress), sql(appID), sql(f.method),
+            sql(send?.toAddress), sql(send?.amount.string), sql(send?.token.symbol), sql(send?.token.contract), sql(send?.token.decimals),
+            sql(send?.tokenLogo), sql(send?.feeEstimate?.string), sql(send?.memo),
+            sql(swap?.fromToken.symbol), sql(swap?.fromToken.contract), sql(swap?.fromToken.decimals), sql(swap?.fromAmount.string),
+            sql(swap?.fromChain.id), sql(swap?.fromTokenLogo),
+            sql(swap?.toToken.symbol), sql(swap?.toToken.contract), sql(swap?.toToken.decimals), sql(swap?.toAmount.string),
+            sql(swap?.minimumPayout?.string), sql(swap?.toChain.id), sql(swap?.toTokenLogo),
+            sql(swap?.provider.name), sql(swap?.route), sql(signature?.message), sql(signature?.signature), sql(f.nonce.map { Int64($0) }),
+            sql(facts.stamp.time), sql(facts.stamp.replica.rawValue),
         ]
     }
 
-    static func registerValues(_ s: RecordState) -> [(any DatabaseValueConvertible)?] {
+    static func registerValues(_ s: RecordState) -> [DatabaseValue] {
         let terminal = s.status.terminal
         return [
-            s.status.pending?.time, s.status.pending?.replica.rawValue,
-            terminal?.value.status.rawValue, terminal?.value.confirmedAt?.millis, terminal?.value.failureReason,
-            terminal?.stamp.time, terminal?.stamp.replica.rawValue,
-            s.lastCheckedAt?.millis,
-            s.note?.value, s.note?.stamp.time, s.note?.stamp.replica.rawValue,
-            s.labels.map { encodeLabels($0.value) }, s.labels?.stamp.time, s.labels?.stamp.replica.rawValue,
-            s.hidden?.value, s.hidden?.stamp.time, s.hidden?.stamp.replica.rawValue,
+            sql(s.status.pending?.time), sql(s.status.pending?.replica.rawValue),
+            sql(terminal?.value.status.rawValue), sql(terminal?.value.confirmedAt?.millis), sql(terminal?.value.failureReason),
+            sql(terminal?.stamp.time), sql(terminal?.stamp.replica.rawValue),
+            sql(s.lastCheckedAt?.millis),
+            sql(s.note?.value), sql(s.note?.stamp.time), sql(s.note?.stamp.replica.rawValue),
+            sql(s.labels.map { encodeLabels($0.value) }), sql(s.labels?.stamp.time), sql(s.labels?.stamp.replica.rawValue),
+            sql(s.hidden?.value), sql(s.hidden?.stamp.time), sql(s.hidden?.stamp.replica.rawValue),
         ]
+    }
+
+    /// A column value (generic, so building a row boxes nothing).
+    private static func sql<T: DatabaseValueConvertible>(_ value: T?) -> DatabaseValue {
+        value?.databaseValue ?? .null
     }
 
     /// The record's values as a bundle carries them (bundle-format.md): every fact and register
@@ -72,7 +77,7 @@ enum RecordRow {
     static func portableValues(_ state: RecordState) -> RecordValues {
         var values = RecordValues()
         for (position, value) in (factValues(state.facts, appID: nil) + registerValues(state)).enumerated() {
-            values[position: position] = value?.databaseValue ?? .null
+            values[position: position] = value
         }
         let app = state.facts.value.app
         values["app_domain"] = app?.domain.databaseValue ?? .null

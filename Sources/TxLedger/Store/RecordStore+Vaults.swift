@@ -17,7 +17,8 @@ extension RecordStore {
 
     /// The vault's clear watermark and the change sequence number that last changed it.
     func watermark(_ vault: String) throws -> (stamp: Stamp?, changeSeq: Int64) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT cleared_time, cleared_replica, change_seq FROM vault WHERE id = ?", arguments: [vault]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT cleared_time, cleared_replica, change_seq FROM vault WHERE id = ?"),
+                                         arguments: [vault]) else {
             return (nil, 0)
         }
         let stamp: Stamp? = (row["cleared_time"] as Int64?).flatMap { time in

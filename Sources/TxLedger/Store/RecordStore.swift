@@ -31,22 +31,37 @@ final class RecordStore {
     // MARK: - Writing
 
     private static let allColumns = RecordRow.factColumns + RecordRow.registerColumns + ["change_seq"]
-    private static let insertPrefix = """
-        INSERT INTO record (\(allColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: allColumns.count).joined(separator: ", ")))
-        """
-    private static let insertSQL = insertPrefix + " ON CONFLICT (id) DO NOTHING"
-    private static let upsertSQL = insertPrefix + " ON CONFLICT (id) DO UPDATE SET "
-        + allColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
-    private static let updateRegistersSQL = """
-        UPDATE record SET \((RecordRow.registerColumns + ["change_seq"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
-        """
+    /// The statements that write a record, prepared once per transaction.
+    private enum Write {
+        /// A new record; nothing if its id exists.
+        case insert
+        /// A whole record, new or not.
+        case upsert
+        /// The status, lastCheckedAt and annotation registers of an existing record.
+        case updateRegisters
+
+        var sql: String {
+            let insert = """
+                INSERT INTO record (\(allColumns.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: allColumns.count).joined(separator: ", ")))
+                """
+            switch self {
+            case .insert:
+                return insert + " ON CONFLICT (id) DO NOTHING"
+            case .upsert:
+                return insert + " ON CONFLICT (id) DO UPDATE SET " + allColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            case .updateRegisters:
+                return "UPDATE record SET \((RecordRow.registerColumns + ["change_seq"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+            }
+        }
+    }
+    private var prepared: [Write: Statement] = [:]
 
     /// Inserts a record that does not exist yet; returns `false` (and writes nothing) if a
     /// record with its id exists.
     func insertIfAbsent(_ state: RecordState) throws -> Bool {
-        try execute(Self.insertSQL, try rowValues(state))
+        try execute(.insert, try rowValues(state))
         guard db.changesCount > 0 else { return false }
         changed = true
         try ensureVault(state.facts.value.vaultId)
@@ -55,23 +70,26 @@ final class RecordStore {
 
     /// Writes a whole record, new or not (facts and registers), as a merge decided it.
     func save(_ state: RecordState) throws {
-        try execute(Self.upsertSQL, try rowValues(state))
+        try execute(.upsert, try rowValues(state))
         changed = true
         try ensureVault(state.facts.value.vaultId)
     }
 
     /// Writes the status, lastCheckedAt and annotation registers of an existing record.
     func updateRegisters(_ state: RecordState) throws {
-        try execute(Self.updateRegistersSQL, RecordRow.registerValues(state) + [changeSeq, state.id.rawValue])
+        try execute(.updateRegisters, RecordRow.registerValues(state) + [changeSeq.databaseValue, state.id.rawValue.databaseValue])
         changed = true
     }
 
-    private func rowValues(_ state: RecordState) throws -> [(any DatabaseValueConvertible)?] {
-        RecordRow.factValues(state.facts, appID: try appID(for: state.facts.value.app)) + RecordRow.registerValues(state) + [changeSeq]
+    private func rowValues(_ state: RecordState) throws -> [DatabaseValue] {
+        RecordRow.factValues(state.facts, appID: try appID(for: state.facts.value.app)) + RecordRow.registerValues(state)
+            + [changeSeq.databaseValue]
     }
 
-    private func execute(_ sql: String, _ values: [(any DatabaseValueConvertible)?]) throws {
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+    private func execute(_ write: Write, _ values: [DatabaseValue]) throws {
+        let statement = try prepared[write] ?? db.cachedStatement(sql: write.sql)
+        prepared[write] = statement
+        try statement.execute(binding: values)
     }
 
     private func appID(for app: AppMetadata?) throws -> Int64? {
@@ -98,6 +116,17 @@ final class RecordStore {
     /// The stored state with this id, visible or erased by a clear (for merges).
     func fetchStored(id: TransactionID) throws -> RecordState? {
         try fetchAll("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ?", [id.rawValue]).first
+    }
+
+    /// The stored states with these ids (visible or erased by a clear), by id: one query for
+    /// a batch of a merge.
+    func fetchStored(ids: [TransactionID]) throws -> [TransactionID: RecordState] {
+        guard !ids.isEmpty else { return [:] }
+        var states: [TransactionID: RecordState] = [:]
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        try forEach("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))",
+                    StatementArguments(ids.map(\.rawValue))) { states[$0.id] = $0 }
+        return states
     }
 
     /// Every stored state of `vault` changed after the change sequence number `since`.
