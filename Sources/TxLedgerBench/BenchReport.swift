@@ -5,6 +5,19 @@ import Foundation
 final class BenchReport {
     private(set) var entries: [(name: String, measurement: Measurement)] = []
 
+    /// The scenario names of the JSON object, all present after a run of every group.
+    static let requiredNames = [
+        "record.batch", "record.single", "merge.100k", "bundle.export.100k", "bundle.import.100k", "bundle.reimport.100k",
+        "bundle.bytes_per_record", "delta.export.1m", "delta.bytes", "query.first_page.1m", "query.filtered_page.1m",
+        "query.page_1000.1m", "query.pending.1m", "memory.import.1m_mb",
+    ]
+
+    /// The required names this run did not produce.
+    var missingNames: [String] {
+        let produced = Set(entries.map(\.name))
+        return Self.requiredNames.filter { !produced.contains($0) }
+    }
+
     func add(_ name: String, _ measurement: Measurement) {
         entries.append((name, measurement))
         print(Self.row(name, measurement))

@@ -43,6 +43,9 @@ struct RunCommand: AsyncParsableCommand {
         if groups.contains("large") {
             try await LargeVaultScenario(sizes: sizes, files: files, report: report).run()
         }
+        if groups.isSuperset(of: ["record", "merge", "bundle", "large"]), !report.missingNames.isEmpty {
+            throw ValidationError("the run did not produce \(report.missingNames.joined(separator: ", "))")
+        }
         if let json {
             try Data(try report.json().utf8).write(to: URL(fileURLWithPath: json))
         }
