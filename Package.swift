@@ -29,7 +29,7 @@ let package = Package(
             dependencies: [
                 "CSodium",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // The SQLite C API, to bind rows on the write path (Store/Statement+Row.swift).
+                // The SQLite C API, to bind rows on the write path (Store/Statement+Binding.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

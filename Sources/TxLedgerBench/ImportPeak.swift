@@ -23,7 +23,7 @@ enum ImportPeak {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         child.waitUntilExit()
         guard child.terminationStatus == 0 else {
-            throw RawSQLite.Failure(description: "import-peak exited with \(child.terminationStatus)")
+            throw BenchFailure(description: "import-peak exited with \(child.terminationStatus)")
         }
         return try JSONDecoder().decode(Result.self, from: data)
     }

@@ -15,12 +15,18 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large (merge and bundle need record).")
     var only: String = "record,merge,bundle,large"
 
+    static let allGroups: Set = ["record", "merge", "bundle", "large"]
+
+    private var groups: Set<String> { Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+
     func validate() throws {
         guard scale > 0, scale <= 10 else { throw ValidationError("--scale must be above 0 and at most 10") }
+        let unknown = groups.subtracting(Self.allGroups)
+        guard unknown.isEmpty else { throw ValidationError("--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, large") }
     }
 
     func run() async throws {
-        let groups = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let groups = groups
         let directory = directory ?? NSTemporaryDirectory() + "txledger-bench-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { if self.directory == nil { try? FileManager.default.removeItem(atPath: directory) } }
@@ -43,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
         if groups.contains("large") {
             try await LargeVaultScenario(sizes: sizes, files: files, report: report).run()
         }
-        if groups.isSuperset(of: ["record", "merge", "bundle", "large"]), !report.missingNames.isEmpty {
+        if groups == Self.allGroups, !report.missingNames.isEmpty {
             throw ValidationError("the run did not produce \(report.missingNames.joined(separator: ", "))")
         }
         if let json {

@@ -102,4 +102,18 @@ struct LedgerOpeningTests {
         #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "", "XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
     }
     #endif
+
+    @Test func aStoredValueOfTheWrongTypeIsAClearErrorNotACrash() async throws {
+        let test = try TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+        // INTEGER affinity keeps text that is not a number as text.
+        try await test.ledger.pool.write { db in try db.execute(sql: "UPDATE record SET timestamp_ms = 'soon'") }
+        await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
+            guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
+            return reason.contains("timestamp_ms") && reason.contains("wrong type")
+        }
+        let stored = try await test.ledger.pool.read { db in try String.fetchOne(db, sql: "SELECT timestamp_ms FROM record") }
+        #expect(stored == "soon") // reading reports it and changes nothing
+    }
 }

@@ -6,11 +6,7 @@ import GRDB
 /// the stamps of every process writing the same file are one monotonic sequence.
 enum LedgerMeta {
     static func replicaID(_ db: Database) throws -> ReplicaID {
-        try loadClock(db, maxForwardDrift: 0).replica
-    }
-
-    static func loadClock(_ db: Database, maxForwardDrift: Int64) throws -> HybridClock {
-        try load(db, maxForwardDrift: maxForwardDrift).clock
+        try load(db, maxForwardDrift: 0).clock.replica
     }
 
     /// The clock and the change sequence number, read at the start of a write transaction.

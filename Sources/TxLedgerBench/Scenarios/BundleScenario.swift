@@ -23,7 +23,7 @@ struct BundleScenario {
         let importing = try await Stopwatch.seconds { first = try await fresh.importBundle(at: bundle, secret: secret) }
         let reimporting = try await Stopwatch.seconds { again = try await fresh.importBundle(at: bundle, secret: secret) }
         guard first?.report.recordsAdded == sizes.batch, again?.report.changedAnything == false else {
-            throw RawSQLite.Failure(description: "bundle: the import did not add every record, or the second one changed something")
+            throw BenchFailure(description: "bundle: the import did not add every record, or the second one changed something")
         }
         report.add("bundle.import.100k", .cost(importing, unit: "s", baseline: crypto, name: name))
         report.add("bundle.reimport.100k", .cost(reimporting, unit: "s", baseline: crypto, name: name))

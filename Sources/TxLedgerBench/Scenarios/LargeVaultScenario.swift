@@ -51,7 +51,7 @@ struct LargeVaultScenario {
             info = try await x.exportBundle(vault: workload.vault, to: delta, secret: secret, scope: .forPeer(y.replicaID))
         }
         guard info?.recordCount == 10 else {
-            throw RawSQLite.Failure(description: "the delta holds \(info?.recordCount ?? 0) records, not 10")
+            throw BenchFailure(description: "the delta holds \(info?.recordCount ?? 0) records, not 10")
         }
         report.add("delta.export.1m", .cost(seconds, unit: "s"))
         report.add("delta.bytes", .cost(Double(try files.size("delta.bundle")), unit: "B"))

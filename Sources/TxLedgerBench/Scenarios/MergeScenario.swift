@@ -34,7 +34,7 @@ struct MergeScenario {
             seconds = try await Stopwatch.seconds { merged = try await a.merge(changes) }
         }
         guard merged.recordsAdded == sizes.batch - half, merged.recordsChanged == half else {
-            throw RawSQLite.Failure(description: "merge.100k: expected \(sizes.batch - half) added and \(half) changed, got \(merged.recordsAdded) and \(merged.recordsChanged)")
+            throw BenchFailure(description: "merge.100k: expected \(sizes.batch - half) added and \(half) changed, got \(merged.recordsAdded) and \(merged.recordsChanged)")
         }
         let raw = try await RawBaseline.seconds(copying: replicaB, into: try files.copy(replicaA, to: "raw-merge.sqlite"), .upsert)
         report.add("merge.100k", .cost(seconds, unit: "s", baseline: raw, name: "raw upsert, 1 transaction"))

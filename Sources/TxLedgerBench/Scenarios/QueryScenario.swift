@@ -19,7 +19,7 @@ struct QueryScenario {
         for _ in 1..<sizes.deepPage {
             cursor = try await ledger.list(overview, limit: 50, after: cursor).nextCursor
         }
-        guard cursor != nil else { throw RawSQLite.Failure(description: "the vault has fewer than \(sizes.deepPage) pages") }
+        guard cursor != nil else { throw BenchFailure(description: "the vault has fewer than \(sizes.deepPage) pages") }
         try await measure("query.page_1000.1m", ledger, overview, after: cursor)
         try await measure("query.pending.1m", ledger, overview.inProgress)
     }
@@ -29,7 +29,7 @@ struct QueryScenario {
         let seconds = try await Stopwatch.median(runs: Self.runs) {
             count = try await ledger.list(filter, limit: 50, after: cursor).items.count
         }
-        guard count > 0 else { throw RawSQLite.Failure(description: "\(name) found nothing") }
+        guard count > 0 else { throw BenchFailure(description: "\(name) found nothing") }
         report.add(name, .cost(seconds * 1000, unit: "ms"))
     }
 }
