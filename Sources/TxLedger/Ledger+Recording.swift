@@ -49,7 +49,7 @@ extension Ledger {
                                stamps: inout StampSource) throws -> (state: RecordState, outcome: RecordOutcome) {
         // Stamped after the vault's clear watermark, so a new record is never born erased.
         let watermark = try store.cachedWatermark(record.vaultId)
-        let new = RecordState(recording: record, stamp: stamps.next(after: watermark))
+        let new = RecordState(recording: record, stamp: try stamps.next(after: watermark))
         if try store.insertIfAbsent(new) {
             return (new, .recorded)
         }
@@ -64,7 +64,7 @@ extension Ledger {
         }
         var statusAdvanced = false, checkedLater = false
         let floor = try writeFloor(existing, [existing.status.pending, existing.status.terminal?.stamp], store)
-        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamps.next(after: floor)) {
+        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: try stamps.next(after: floor)) {
             existing.status = status
             statusAdvanced = true
         }

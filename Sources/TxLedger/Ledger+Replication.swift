@@ -64,7 +64,7 @@ extension Ledger {
         try TextField.identifier.validate(vault, field: "vault")
         return try await write { store, stamps in
             let current = try store.cachedWatermark(vault)
-            return try store.clear(vault, through: stamps.next(after: current))
+            return try store.clear(vault, through: try stamps.next(after: current))
         }
     }
 
@@ -87,6 +87,7 @@ extension Ledger {
             }
         }
         if let theirs = header.clearedThrough {
+            _ = try Stamp.received(time: theirs.time, replica: theirs.replica, field: "clear watermark")
             observe(theirs)
             report.recordsCleared += try store.clear(vault, through: theirs)
         }
@@ -100,6 +101,9 @@ extension Ledger {
                 let local = stored[incoming.id]
                 if let local, local.facts.value.vaultId != vault {
                     throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here")
+                }
+                if let local, let register = local.clashingRegister(with: incoming) {
+                    throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) has another \(register) under the stamp of the stored one; replicas never write twice with one stamp, so it is forged, or a ledger file was copied to a second device")
                 }
                 let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
                 if let result = merge.result {
@@ -127,8 +131,11 @@ extension Ledger {
         // every replica the origin holds), and what the origin holds of this replica.
         guard header.origin != me else { return }
         let heldBefore = try store.held(vault)[header.origin] ?? 0
+        // No peer can hold more of this replica's changes than it has made (a forged claim
+        // would make later deltas skip changes).
+        let made = store.changeSeq - 1
         try store.learn(vault, peer: header.origin, held: header.since <= heldBefore ? header.through : nil,
-                        acknowledged: header.knowledge[me])
+                        acknowledged: header.knowledge[me].map { min($0, made) })
         if header.isFull {
             for (replica, seq) in header.knowledge where replica != me {
                 try store.learn(vault, peer: replica, held: seq, acknowledged: nil)
@@ -138,6 +145,23 @@ extension Ledger {
 }
 
 extension RecordState {
+    /// The first register that this state and `other` both hold under one stamp but with
+    /// different values. Replicas never issue one stamp twice, so only a forged change set (or
+    /// a ledger file copied to a second device, which then shares its replica id) has one;
+    /// merging it would make the join depend on the order of arrival.
+    func clashingRegister(with other: RecordState) -> String? {
+        func clash<V>(_ a: Register<V>?, _ b: Register<V>?) -> Bool {
+            guard let a, let b else { return false }
+            return a.stamp == b.stamp && a.value != b.value
+        }
+        if clash(facts, other.facts) { return "facts" }
+        if clash(status.terminal, other.status.terminal) { return "status" }
+        if clash(note, other.note) { return "note" }
+        if clash(labels, other.labels) { return "labels" }
+        if clash(hidden, other.hidden) { return "hidden flag" }
+        return nil
+    }
+
     /// Every stamp the state carries.
     var stamps: [Stamp] {
         [facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp].compactMap { $0 }

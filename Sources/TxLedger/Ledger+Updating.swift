@@ -28,7 +28,7 @@ extension Ledger {
                       _ stamps: inout StampSource) throws -> StatusUpdateResult {
         let previous = state.status.status
         let floor = try writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
-        switch state.status.applying(update, stamp: stamps.next(after: floor)) {
+        switch state.status.applying(update, stamp: try stamps.next(after: floor)) {
         case let .success(status):
             state.status = status
             return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: nil)
@@ -65,7 +65,7 @@ extension Ledger {
             var state = try Self.existing(id, in: store)
             if (state[keyPath: register]?.value ?? unset) != value {
                 let floor = try Self.writeFloor(state, [state[keyPath: register]?.stamp], store)
-                state[keyPath: register] = Register(value, stamp: stamps.next(after: floor))
+                state[keyPath: register] = Register(value, stamp: try stamps.next(after: floor))
                 try store.updateRegisters(state)
             }
             return state.record

@@ -151,11 +151,7 @@ import Testing
         good.encode(try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id)))
 
         func sealed(_ payload: [UInt8]) throws -> [UInt8] {
-            let path = setup.folder.path("\(UUID().uuidString).txb")
-            let writer = try BundleWriter(path: path, secret: setup.secret, cost: .interactive)
-            try writer.write(payload)
-            _ = try writer.finish()
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            Array(try Data(contentsOf: URL(fileURLWithPath: try BundleFixture.seal(payload, with: setup.secret, in: setup.folder))))
         }
         // An amount that is not a decimal: field 13 (amount) rewritten in place.
         let amount = Array("1234567890.123456789012345678".utf8)

@@ -13,6 +13,8 @@ struct PayloadDecoder {
     private(set) var recordCount = 0
     private var source: StreamBytes
     private var replicas: [ReplicaID]
+    /// The replica table's entries, to refuse one introduced twice in constant time.
+    private var known: Set<ReplicaID>
 
     init(_ reader: BundleReader) throws {
         var source = StreamBytes(reader)
@@ -23,13 +25,13 @@ struct PayloadDecoder {
             throw BundleError.malformedContent(error.localizedDescription)
         }
         let origin = try Self.replica(try source.readID64())
-        replicas = [origin]
+        var replicas = [origin], known: Set = [origin]
         let since = try Self.sequence(try source.readUVarint())
         let through = try Self.sequence(try source.readUVarint())
         var knowledge: [ReplicaID: Int64] = [:]
         var previous: ReplicaID?
         for _ in 0..<(try source.readCount(limit: Self.maxReplicas, "the knowledge count")) {
-            let replica = try Self.readReplica(from: &source, table: &replicas)
+            let replica = try Self.readReplica(from: &source, table: &replicas, known: &known)
             guard previous.map({ $0 < replica }) ?? true else {
                 throw BundleError.malformedContent("the knowledge list is not in increasing replica order")
             }
@@ -39,13 +41,22 @@ struct PayloadDecoder {
         var watermark: Stamp?
         switch try source.readUVarint() {
         case 0: break
-        case 1: watermark = Stamp(time: try source.readSVarint(), replica: try Self.readReplica(from: &source, table: &replicas))
+        case 1:
+            let time = try source.readSVarint()
+            let replica = try Self.readReplica(from: &source, table: &replicas, known: &known)
+            do {
+                watermark = try Stamp.received(time: time, replica: replica, field: "clear watermark")
+            } catch let error as LedgerError {
+                throw BundleError.malformedContent(error.localizedDescription)
+            }
         case let flag: throw BundleError.malformedContent("the watermark flag is \(flag)")
         }
         guard since <= through else { throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))") }
         header = ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: through,
                                  knowledge: knowledge, clearedThrough: watermark)
         self.source = source
+        self.replicas = replicas
+        self.known = known
     }
 
     /// The next record, or `nil` at the end of the payload.
@@ -66,7 +77,7 @@ struct PayloadDecoder {
             switch RecordFrameField.all[number - 1].kind {
             case .integer: values[position: position] = try frame.readSVarint().databaseValue
             case .text: values[position: position] = try frame.readText(limit: length).databaseValue
-            case .replica: values[position: position] = try Self.readReplica(from: &frame, table: &replicas).rawValue.databaseValue
+            case .replica: values[position: position] = try Self.readReplica(from: &frame, table: &replicas, known: &known).rawValue.databaseValue
             }
         }
         do {
@@ -78,12 +89,12 @@ struct PayloadDecoder {
         }
     }
 
-    private static func readReplica(from source: inout some PayloadSource, table: inout [ReplicaID]) throws -> ReplicaID {
+    private static func readReplica(from source: inout some PayloadSource, table: inout [ReplicaID], known: inout Set<ReplicaID>) throws -> ReplicaID {
         let index = try source.readCount(limit: table.count, "a replica reference")
         guard index == table.count else { return table[index] }
         guard table.count < maxReplicas else { throw BundleError.malformedContent("more than \(maxReplicas) replicas") }
         let replica = try replica(try source.readID64())
-        guard !table.contains(replica) else { throw BundleError.malformedContent("replica \(replica) is introduced twice") }
+        guard known.insert(replica).inserted else { throw BundleError.malformedContent("replica \(replica) is introduced twice") }
         table.append(replica)
         return replica
     }

@@ -11,6 +11,11 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let time: Int64
     public let replica: ReplicaID
 
+    /// The latest time a stamp may carry: just before 3000-01-01T00:00:00Z (the packed time
+    /// itself ends in the year 6429). Received stamps outside `0...latestTime` are refused
+    /// (Specs/crdt.md), so a local write after one (`time + 1`) can never overflow.
+    static let latestTime: Int64 = 32_503_680_000_000 << counterBits - 1
+
     public init(time: Int64, replica: ReplicaID) {
         self.time = time
         self.replica = replica
@@ -18,6 +23,15 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     init(millis: Int64, counter: Int64 = 0, replica: ReplicaID) {
         self.init(time: millis << Self.counterBits | counter, replica: replica)
+    }
+
+    /// A stamp read from outside (a bundle, another replica's file), checked to be between 1970
+    /// and 3000; `field` names it in the error.
+    static func received(time: Int64, replica: ReplicaID, field: String) throws -> Stamp {
+        guard (0...latestTime).contains(time) else {
+            throw LedgerError.invalidInput(field: field, reason: "stamp time \(time) is not between 1970 and 3000")
+        }
+        return Stamp(time: time, replica: replica)
     }
 
     /// Physical part: milliseconds since 1970-01-01T00:00:00Z.

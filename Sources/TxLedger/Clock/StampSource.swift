@@ -20,9 +20,14 @@ struct StampSource {
     /// The stamp of a local write that replaces a value stamped `current`: the next clock stamp,
     /// or just after `current` if that is later (a value from a device whose clock runs far
     /// ahead). A user's edit thus always wins over what it replaces, without moving the clock.
-    mutating func next(after current: Stamp?) -> Stamp {
+    /// - Throws: `LedgerError.invalidInput` if `current` is at `Stamp.latestTime` (only a forged
+    ///   stamp can be): nothing later can be stamped.
+    mutating func next(after current: Stamp?) throws -> Stamp {
         let stamp = next()
         guard let current, current >= stamp else { return stamp }
+        guard current.time < Stamp.latestTime else {
+            throw LedgerError.invalidInput(field: "stamp", reason: "what this write replaces is stamped at the end of the stamp range (the year 3000) by replica \(current.replica), so no later stamp exists")
+        }
         return Stamp(time: current.time + 1, replica: stamp.replica)
     }
 

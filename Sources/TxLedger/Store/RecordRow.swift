@@ -184,7 +184,7 @@ enum RecordRow {
         guard let time: Int64 = try row.value("\(register)_time"), let replica: Int64 = try row.value("\(register)_replica"), replica >= 0 else {
             return nil
         }
-        return Stamp(time: time, replica: ReplicaID(rawValue: replica))
+        return try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: "\(register) stamp")
     }
 
     /// A 0 or 1 column (a missing one is 0).

@@ -19,6 +19,16 @@ enum BundleFixture {
         return (exported, try await to.importBundle(at: path, secret: secret))
     }
 
+    /// A bundle of `payload` exactly as given (authentic, whatever it holds), written to a new
+    /// file in `directory`: the way to hand the reader content no honest writer produces.
+    static func seal(_ payload: [UInt8], with secret: BundleSecret, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("\(UUID().uuidString).txb")
+        let writer = try BundleWriter(path: path, secret: secret, cost: .interactive)
+        try writer.write(payload)
+        _ = try writer.finish()
+        return path
+    }
+
     /// A ledger whose vault-1 bundle spans several chunks: `count` full sends.
     static func manyRecords(_ count: Int = 700) throws -> [TransactionRecord] {
         try (1...count).map { try Fixture.send(hash: $0, at: Fixture.start.addingTimeInterval(Double($0))) }
