@@ -66,7 +66,7 @@ public final class Ledger: Sendable {
         configuration.readonly = options.readOnly
         configuration.label = path
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536")
         }
@@ -79,7 +79,7 @@ public final class Ledger: Sendable {
                     throw LedgerError.unreadableDatabase(path: path, reason: "it was written by an older TxLedger; open it once with txledger to upgrade it")
                 }
             } else {
-                try migrator.migrate(pool)
+                try Self.migrate(pool, with: migrator)
             }
             replicaID = try pool.read(LedgerMeta.replicaID)
         } catch let error as DatabaseError {
@@ -87,6 +87,10 @@ public final class Ledger: Sendable {
         }
         options.logger.debug("opened ledger", metadata: ["path": "\(path)", "replica": "\(replicaID)"])
     }
+
+    /// How long a connection waits for another process's transaction (an import holds the
+    /// write lock while it merges) before it reports the database as locked: seconds.
+    static let busyTimeout: TimeInterval = 10
 
     /// The ledger file used when none is named: `$TXLEDGER_DB` if set; else on Linux
     /// `$XDG_DATA_HOME/txledger/ledger.sqlite` (default `~/.local/share/txledger/ledger.sqlite`);
@@ -103,6 +107,21 @@ public final class Ledger: Sendable {
         #endif
     }
 
+    /// Runs the migrations. GRDB decides which ones to run before it takes the write lock, so
+    /// two processes opening a new file at once can both try the same one: the loser's fails,
+    /// rolled back, and it retries against what the winner applied. Each retry needs more
+    /// applied migrations than the last attempt saw, so the loop ends.
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        while true {
+            let applied = try pool.read(migrator.appliedIdentifiers)
+            do {
+                return try migrator.migrate(pool)
+            } catch let error as DatabaseError {
+                guard try pool.read(migrator.appliedIdentifiers) != applied else { throw error }
+            }
+        }
+    }
+
     /// Looks at an existing, non-empty file through a read-only connection before anything may
     /// write to it (opening the pool alone switches a database to WAL, which rewrites its header).
     private static func inspectExistingFile(_ path: String, migrator: DatabaseMigrator) throws {
@@ -110,6 +129,8 @@ public final class Ledger: Sendable {
         guard let size, size > 0 else { return }
         var configuration = Configuration()
         configuration.readonly = true
+        // Another process may be writing (or checkpointing) the file right now.
+        configuration.busyMode = .timeout(busyTimeout)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.read { db in try checkOwnership(db, migrator: migrator, path: path) }
         try queue.close()
