@@ -66,13 +66,25 @@ enum RecordJSONInput {
         case let error as LedgerError:
             return error.localizedDescription
         case let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context):
-            return "\(path(context)) must be \(type == String.self ? "a string" : "a \(type)")"
+            return "\(path(context)) must be \(jsonKind(of: type))"
         case let DecodingError.keyNotFound(key, context):
             return "\(path(context, key)) is required"
         case let DecodingError.dataCorrupted(context):
             return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is malformed"
         default:
             return "not a record"
+        }
+    }
+
+    /// What a JSON author calls the kind of value a Swift type decodes from.
+    private static func jsonKind(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is any BinaryInteger.Type: "a whole number"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "a \(type)"
         }
     }
 

@@ -149,6 +149,41 @@ struct CLITests {
         try await expectRefused(["record", "--json", "-"], stdin: Data("{\"kind\": ".utf8), exit: 65, mentioning: "not valid JSON")
     }
 
+    @Test func hostileJSONIsRefusedInOneLineAndChangesNothing() async throws {
+        try await recordSend()
+        let good = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try Fixture.minimalSend(hash: 77))) as! [String: Any]
+        func record(_ change: (inout [String: Any]) -> Void) throws -> Data {
+            var object = good
+            change(&object)
+            return try JSONSerialization.data(withJSONObject: object)
+        }
+        let cases: [(Data, String)] = [
+            // Wrong types.
+            (try record { $0["timestamp"] = 1_751_371_200 }, "field timestamp must be a string"),
+            (try record { $0["hidden"] = "yes" }, "field hidden must be true or false"),
+            (try record { $0["labels"] = "rent" }, "field labels must be an array"),
+            (try record { $0["token"] = "ETH" }, "token"),
+            (try record { $0["vaultId"] = NSNull() }, "vaultId"),
+            (try record { $0["kind"] = ["send"] }, "kind"),
+            // Missing fields.
+            (try record { $0.removeValue(forKey: "chain") }, "chain"),
+            (try record { $0.removeValue(forKey: "toAddress") }, "toAddress"),
+            // Huge values.
+            (Data(String(data: try record { _ in }, encoding: .utf8)!.replacingOccurrences(of: "\"timestamp\":", with: "\"nonce\":1e300,\"timestamp\":").utf8), "nonce"),
+            (try record { $0["token"] = ["symbol": "ETH", "decimals": 1_000_000_000_000] }, "decimals"),
+            (try record { $0["amount"] = String(repeating: "9", count: 100_000) }, "amount"),
+            (try record { $0["memo"] = String(repeating: "m", count: 5_000_000) }, "memo: is 5000000 bytes long; the limit is 1024"),
+            (try record { $0["vaultId"] = String(repeating: "v", count: 300) }, "vault"),
+            (try record { $0["labels"] = (0..<10_000).map { "l\($0)" } }, "label"),
+            // Not JSON a decoder should ever recurse into.
+            (Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8), "JSON"),
+            (Data([0xFF, 0xFE, 0x00, 0x7B]), "not valid JSON"),
+        ]
+        for (input, field) in cases {
+            try await expectRefused(["record", "--json", "-"], stdin: input, exit: 65, mentioning: field)
+        }
+    }
+
     @Test func anUnreadableLedgerFailsWithExitCode74AndIsLeftAlone() async throws {
         let path = directory.path("garbage.sqlite")
         let garbage = Data(repeating: 0x41, count: 8192)
