@@ -122,6 +122,15 @@ import Testing
             var origin: [UInt8] = []
             origin.appendBigEndian(UInt64(a.ledger.replicaID.rawValue), width: 8)
             #expect(bytes.range(of: Data(origin)) == nil, "the replica id is not readable")
+
+            // The same content sealed again with the same secret shares nothing after the
+            // fixed fields (magic, version, mode, KDF cost): two bundles cannot be linked.
+            let again = folder.path("\(secret.name)-again.txb")
+            try await a.ledger.exportBundle(vault: "vault-1", to: again, secret: secret, passphraseCost: .interactive)
+            let second = try Data(contentsOf: URL(fileURLWithPath: again))
+            for (start, end) in [(22, 38), (38, 54), (54, 78), (78, 110), (110, 160)] {
+                #expect(bytes[start..<end] != second[start..<end], "bytes \(start)..<\(end) differ between two bundles")
+            }
         }
     }
 

@@ -144,6 +144,21 @@ import Testing
         #expect(delta.records.map(\.id).contains(later.id), "the claim was capped at the changes this replica had made")
     }
 
+    @Test func aBundleSwappedBetweenTheCheckAndTheMergeIsRefused() async throws {
+        let path = try bundle([send])
+        let other = try Data(contentsOf: URL(fileURLWithPath: try bundle([send, try #require(try source.ledger.state(send.id))])))
+        let before = try await ReplicaSnapshot(target.ledger)
+        // Someone with write access to the sync folder replaces the file once it was verified.
+        await #expect(throws: BundleError.io(path: path, reason: "it changed while it was being read")) {
+            try await target.ledger.importBundle(at: path, secret: secret) { progress in
+                if progress.phase == .verifying && progress.completed == progress.total {
+                    try? other.write(to: URL(fileURLWithPath: path))
+                }
+            }
+        }
+        #expect(try await ReplicaSnapshot(target.ledger) == before)
+    }
+
     @Test func replayingAnOldBundleRegressesNothing() async throws {
         let old = folder.path("old.txb")
         try await source.ledger.record(try Fixture.minimalSend(hash: 2))

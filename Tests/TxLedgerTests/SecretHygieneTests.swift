@@ -49,6 +49,7 @@ struct SecretHygieneTests {
         try await run(b, ["import", tampered, "--key-file", key])
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
         try await run(b, ["import", ab, "--key-file", key])
+        #expect(outputs.last?.stderr.contains("warning: key file '\(key)' can be read by other users; run chmod 600 on it") == true)
         // A passphrase can never be given on the command line: there is no such option.
         try await run(a, ["export", "--vault", "main", "--out", folder.path("argv.txb"), "--passphrase", Self.passphrase])
         let argv = try #require(outputs.last)
