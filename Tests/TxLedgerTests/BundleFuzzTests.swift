@@ -23,7 +23,7 @@ import Testing
         vectors = try BundleVector.all().filter { $0.expect == "ok" }
     }
 
-    @Test func mutatedFilesEndInTypedErrors() throws {
+    @Test func mutatedFilesEndInTypedErrors() async throws {
         var outcomes: [String: Int] = [:]
         for (index, vector) in vectors.enumerated() {
             let secret = try vector.secret()
@@ -34,7 +34,7 @@ import Testing
             for _ in 0..<budget {
                 let path = folder.path("mutant.txb")
                 try Data(Mutator.mutate(bytes, using: &rng)).write(to: URL(fileURLWithPath: path))
-                outcomes[Self.outcome { _ = try BundleVector.decode(path, secret: secret) }, default: 0] += 1
+                outcomes[await Self.outcome { _ = try BundleVector.decode(path, secret: secret) }, default: 0] += 1
             }
         }
         print("fuzz, files (seed \(Self.seed)): \(outcomes.sorted { $0.key < $1.key })")
@@ -52,7 +52,7 @@ import Testing
             var rng = Self.rng(100 + index)
             for _ in 0..<Self.iterations {
                 let path = try BundleFixture.seal(Mutator.mutate(payload, using: &rng), with: secret, in: folder)
-                var outcome = Self.outcome { _ = try BundleVector.decode(path, secret: secret) }
+                var outcome = await Self.outcome { _ = try BundleVector.decode(path, secret: secret) }
                 if outcome == "ok" {
                     // What decodes is merged for real: it must also end in success or a typed error.
                     outcome = await Self.outcome { _ = try await target.ledger.importBundle(at: path, secret: secret) }
@@ -90,18 +90,6 @@ import Testing
             return BundleVector.failureClass(error)
         } catch LedgerError.invalidInput {
             return "invalid_input"
-        } catch {
-            Issue.record("an untyped error: \(error)")
-            return "untyped"
-        }
-    }
-
-    static func outcome(_ body: () throws -> Void) -> String {
-        do {
-            try body()
-            return "ok"
-        } catch let error as BundleError {
-            return BundleVector.failureClass(error)
         } catch {
             Issue.record("an untyped error: \(error)")
             return "untyped"
