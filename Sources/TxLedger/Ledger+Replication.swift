@@ -87,7 +87,6 @@ extension Ledger {
             }
         }
         if let theirs = header.clearedThrough {
-            _ = try Stamp.received(time: theirs.time, replica: theirs.replica, field: "clear watermark")
             observe(theirs)
             report.recordsCleared += try store.clear(vault, through: theirs)
         }

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aRecordLoopKilledAtRandomKeepsEveryAcknowledgedRecord() async throws {
-        let cli = CLI(db: copy(pristine, as: "loop.sqlite"))
+        let cli = CLI(db: try copy(pristine, as: "loop.sqlite"))
         func send(_ n: Int) -> [String] {
             ["record", "send", "--vault", "loop", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to", Fixture.evmAddress(2),
              "--amount", "0.000000000000000001", "--token", "ETH", "--at", "2025-07-01T00:00:00Z"]
@@ -79,7 +79,7 @@ import Testing
     /// reached: each killed copy must open intact and equal either the pristine ledger or the
     /// completed one. Some kills must land inside the write for the test to mean anything.
     private func expectAllOrNothing(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let reference = copy(pristine, as: "reference.sqlite")
+        let reference = try copy(pristine, as: "reference.sqlite")
         let complete = try await KilledRun.run(CLI(db: reference), arguments, killAt: .never)
         try #require(!complete.killed && complete.status == 0, sourceLocation: sourceLocation)
         let all = try await ReplicaSnapshot(try Self.open(reference))
@@ -90,7 +90,7 @@ import Testing
             + [1.0 / 16, 0.25, 0.5, 0.75, 0.95].map { .walReaches(Int(Double(complete.largestWAL) * $0)) }
         var insideTheWrite = 0
         for (index, moment) in moments.enumerated() {
-            let path = copy(pristine, as: "killed-\(index).sqlite")
+            let path = try copy(pristine, as: "killed-\(index).sqlite")
             let outcome = try await KilledRun.run(CLI(db: path), arguments, killAt: moment)
             let ledger = try Self.open(path)
             try Self.expectIntact(ledger, sourceLocation: sourceLocation)
@@ -101,10 +101,10 @@ import Testing
         #expect(insideTheWrite >= 3, "only \(insideTheWrite) kills landed inside the write", sourceLocation: sourceLocation)
     }
 
-    private func copy(_ path: String, as name: String) -> String {
+    private func copy(_ path: String, as name: String) throws -> String {
         let target = folder.path(name)
         try? FileManager.default.removeItem(atPath: target)
-        try! FileManager.default.copyItem(atPath: path, toPath: target)
+        try FileManager.default.copyItem(atPath: path, toPath: target)
         return target
     }
 

@@ -57,6 +57,14 @@ import Testing
             "invalid clear watermark: stamp time \(time) is not between 1970 and 3000"))
     }
 
+    @Test func anotherReplicasFileWithAnAbsurdWatermarkCannotBeMergedFrom() async throws {
+        try await source.ledger.clearHistory(vault: "vault-1")
+        try await source.ledger.pool.write { db in try db.execute(sql: "UPDATE vault SET cleared_time = -5") }
+        await #expect(throws: LedgerError.invalidInput(field: "clear watermark", reason: "stamp time -5 is not between 1970 and 3000")) {
+            try await target.ledger.merge(try await source.ledger.changes(vault: "vault-1"))
+        }
+    }
+
     @Test func aStampNearTheLimitCanBeEditedOverAndOneAtTheLimitIsAClearError() async throws {
         var late = send
         late.note = Register("from the year 2999", stamp: Stamp(time: Stamp.latestTime - 1, replica: Self.forger))
@@ -114,7 +122,7 @@ import Testing
         #expect(landed[0].id == (try Fixture.send(vault: "other", hash: 1)).id)
     }
 
-    @Test func forgedLengthsAndCountsFailBeforeAnythingIsRead() async throws {
+    @Test func forgedLengthsAndCountsAreRefusedByTheirLimits() async throws {
         var header = PayloadEncoder()
         header.encode(ChangeSetHeader(vaultId: "vault-1", origin: Self.forger, since: 0, through: 1, knowledge: [:], clearedThrough: nil))
         let base = header.bytes

@@ -21,8 +21,10 @@ extension RecordStore {
                                          arguments: [vault]) else {
             return (nil, 0)
         }
-        let stamp: Stamp? = (row["cleared_time"] as Int64?).flatMap { time in
-            (row["cleared_replica"] as Int64?).map { Stamp(time: time, replica: ReplicaID(rawValue: $0)) }
+        var stamp: Stamp?
+        if let time: Int64 = row["cleared_time"], let replica: Int64 = row["cleared_replica"] {
+            // Checked like every stamp read (RecordRow): the file may be another replica's.
+            stamp = try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: "clear watermark")
         }
         return (stamp, row["change_seq"])
     }

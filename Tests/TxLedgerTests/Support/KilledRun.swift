@@ -48,7 +48,7 @@ enum KilledRun {
                     try process.run()
                     var largest = 0, killed = false
                     while process.isRunning {
-                        let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+                        let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
                         largest = max(largest, size ?? 0)
                         let due: Bool = switch moment {
                         case let .after(seconds): Date().timeIntervalSince(start) >= seconds
