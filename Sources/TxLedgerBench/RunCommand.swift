@@ -12,12 +12,16 @@ struct RunCommand: AsyncParsableCommand {
     var json: String?
     @Option(help: "Work in this directory and leave it there (default: a temporary one, removed afterwards).")
     var directory: String?
-    @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large (merge and bundle need record).")
+    @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large (merge and bundle also run record, whose ledger they use).")
     var only: String = "record,merge,bundle,large"
 
     static let allGroups: Set = ["record", "merge", "bundle", "large"]
 
-    private var groups: Set<String> { Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+    /// The groups asked for, with record when merge or bundle needs its ledger.
+    private var groups: Set<String> {
+        let asked = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        return asked.isDisjoint(with: ["merge", "bundle"]) ? asked : asked.union(["record"])
+    }
 
     func validate() throws {
         guard scale > 0, scale <= 10 else { throw ValidationError("--scale must be above 0 and at most 10") }

@@ -58,7 +58,9 @@ import Testing
             return bytes
         }
         try await setup.expectImport(flipped(0), fails: .notABundle)
-        try await setup.expectImport(flipped(8, 0x03), fails: .unsupportedVersion("format version 2"))
+        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 10"))
+        // Another format readers know: the MAC covers the version byte.
+        try await setup.expectImport(flipped(8, 0x03), fails: .headerTampered)
         try await setup.expectImport(flipped(9, 0x04), fails: .unsupportedVersion("key mode \(secret.mode.rawValue ^ 4)"))
         // Salt and key check feed the key check: indistinguishable from a wrong secret.
         for offset in [22, 37, 38, 53] {
@@ -180,6 +182,6 @@ import Testing
             "record 0: invalid failureReason: only a failed transaction has a failure reason"))
         try await setup.expectImport(try sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
         try await setup.expectImport(try sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 56"))
-        try await setup.expectImport(try sealed(good.bytes + [4, 2, 1, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))
+        try await setup.expectImport(try sealed(good.bytes + [4, 4, 4, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))
     }
 }

@@ -3,7 +3,7 @@ import PropertyBased
 import Testing
 @testable import TxLedger
 
-/// A randomized mutator over the spec's `ok` vectors (Specs/vectors): every mutated bundle must
+/// A randomized mutator over the spec's `ok` vectors of both formats (Specs/vectors): every mutated bundle must
 /// end in a typed error or a valid result, never a crash, a trap or an untyped error.
 ///
 /// Two layers: the file as it is on disk (header, key check, MAC, chunks), and the decrypted
@@ -27,7 +27,7 @@ import Testing
         var outcomes: [String: Int] = [:]
         for (index, vector) in vectors.enumerated() {
             let secret = try vector.secret()
-            let bytes = Array(try Data(contentsOf: BundleVector.folder.appendingPathComponent(vector.file)))
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: vector.path)))
             var rng = Self.rng(index)
             // A passphrase costs an Argon2id derivation per try: a tenth of the budget.
             let budget = secret.mode == .passphrase ? max(1, Self.iterations / 10) : Self.iterations
@@ -48,10 +48,10 @@ import Testing
         let target = try TestLedger()
         var outcomes: [String: Int] = [:]
         for (index, vector) in vectors.enumerated() {
-            let payload = try Self.payload(of: vector)
+            let (payload, version) = try Self.payload(of: vector)
             var rng = Self.rng(100 + index)
             for _ in 0..<Self.iterations {
-                let path = try BundleFixture.seal(Mutator.mutate(payload, using: &rng), with: secret, in: folder)
+                let path = try BundleFixture.seal(Mutator.mutate(payload, using: &rng), with: secret, in: folder, version: version)
                 var outcome = await Self.outcome { _ = try BundleVector.decode(path, secret: secret) }
                 if outcome == "ok" {
                     // What decodes is merged for real: it must also end in success or a typed error.
@@ -69,12 +69,12 @@ import Testing
         #expect(integrity == "ok")
     }
 
-    /// The decrypted payload of a vector.
-    static func payload(of vector: BundleVector) throws -> [UInt8] {
-        let reader = try BundleReader(path: BundleVector.folder.appendingPathComponent(vector.file).path, secret: try vector.secret())
+    /// The decrypted payload of a vector, and its format.
+    static func payload(of vector: BundleVector) throws -> (payload: [UInt8], version: UInt8) {
+        let reader = try BundleReader(path: vector.path, secret: try vector.secret())
         var payload: [UInt8] = []
         while let chunk = try reader.nextChunk() { payload += chunk }
-        return payload
+        return (payload, reader.header.version)
     }
 
     static func rng(_ stream: Int) -> Xoshiro {

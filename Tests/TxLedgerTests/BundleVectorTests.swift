@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import TxLedger
 
-/// The test vectors of Specs/vectors: every one is read as `import` reads a bundle and must give
-/// its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift test --filter writeVectors` writes a
-/// new set (new random keys, salts and nonces); the contents they expect come from the source
-/// ledgers, not from decoding the bundles.
+/// The test vectors of Specs/vectors: every one, of format 2 and of format 1, is read as
+/// `import` reads a bundle and must give its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift
+/// test --filter writeVectors` writes a new format 2 set (new random keys, salts and nonces);
+/// the contents they expect come from the source ledgers, not from decoding the bundles. The
+/// format 1 set was written by the format 1 writer and stays as it is.
 @Suite struct BundleVectorTests {
     @Test func everyVectorGivesItsExpectedOutcome() throws {
         try checkEveryVector()
@@ -19,11 +20,15 @@ import Testing
 
     private func checkEveryVector() throws {
         let vectors = try BundleVector.all()
-        #expect(vectors.count >= 14)
-        #expect(Set(vectors.map(\.expect)) == ["ok", "not_a_bundle", "unsupported_version", "wrong_secret", "secret_kind_mismatch",
-                                               "header_tampered", "payload_tampered", "truncated", "trailing_data", "malformed_content"])
+        for folder in [BundleVector.folder, BundleVector.formatOneFolder] {
+            let set = vectors.filter { $0.folder == folder }
+            #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == 3, "\(folder.lastPathComponent)")
+            #expect(Set(set.map(\.expect)).isSuperset(of: ["ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
+                                                           "payload_tampered", "truncated", "trailing_data", "malformed_content"]))
+        }
+        #expect(vectors.contains { $0.expect == "unsupported_version" })
         for vector in vectors {
-            let path = BundleVector.folder.appendingPathComponent(vector.file).path
+            let path = vector.path
             do {
                 let contents = try BundleVector.decode(path, secret: try vector.secret())
                 #expect(vector.expect == "ok", "\(vector.name): decoded, expected \(vector.expect)")
@@ -43,7 +48,7 @@ private struct VectorWriter {
     let passphrase = "vector passphrase: correct horse battery staple"
 
     func write() async throws {
-        try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.removeItem(at: folder) // the format 2 set only
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
             .trimmingCharacters(in: .newlines)
@@ -96,8 +101,10 @@ private struct VectorWriter {
         add("header-tampered", "key-full.txb with byte 60 (inside the secretstream header) flipped", file: "header-tampered.txb", expect: "header_tampered")
         try derive("mac-tampered.txb", from: fullBytes) { $0[100] ^= 0x80 }
         add("mac-tampered", "key-full.txb with byte 100 (inside the header MAC) flipped", file: "mac-tampered.txb", expect: "header_tampered")
-        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 2 }
-        add("unknown-version", "key-full.txb with format version 2", file: "unknown-version.txb", expect: "unsupported_version")
+        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 3 }
+        add("unknown-version", "key-full.txb with format version 3", file: "unknown-version.txb", expect: "unsupported_version")
+        try derive("version-changed.txb", from: fullBytes) { $0[8] = 1 }
+        add("version-changed", "key-full.txb with its version byte changed to 1, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
         try derive("payload-tampered.txb", from: multiBytes) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
         add("payload-tampered", "key-multichunk.txb with one byte of chunk 1 flipped", file: "payload-tampered.txb", expect: "payload_tampered")
         try derive("chunks-reordered.txb", from: multiBytes) { bytes in

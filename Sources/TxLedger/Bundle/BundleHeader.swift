@@ -1,9 +1,10 @@
-/// The fixed 110-byte header of a bundle, format v1 (Specs/bundle-format.md, "Header"):
+/// The fixed 110-byte header of a bundle (Specs/bundle-format.md, "Header"), the same in
+/// formats 1 and 2, which differ only in the payload:
 ///
 /// | offset | bytes | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `TXLBUNDL` |
-/// | 8 | 1 | format version, 1 |
+/// | 8 | 1 | format version, 1 or 2 |
 /// | 9 | 1 | key mode: 1 sync key, 2 passphrase |
 /// | 10 | 4 | Argon2id opslimit, big-endian (0 with a sync key) |
 /// | 14 | 8 | Argon2id memlimit in bytes, big-endian (0 with a sync key) |
@@ -13,12 +14,17 @@
 /// | 78 | 32 | header MAC over bytes 0..<78 |
 struct BundleHeader: Equatable, Sendable {
     static let magic = Array("TXLBUNDL".utf8)
-    static let version: UInt8 = 1
+    /// The format writers use.
+    static let currentVersion: UInt8 = 2
+    /// The formats readers accept.
+    static let readableVersions: ClosedRange<UInt8> = 1...2
     static let saltBytes = 16
     static let keyCheckBytes = 16
     static let macOffset = 78
     static let size = 110
 
+    /// Which payload encoding follows (Specs/bundle-format.md, "Payload"); the MAC covers it.
+    let version: UInt8
     let mode: KeyMode
     /// The Argon2id cost with a passphrase; `nil` with a sync key.
     let cost: Argon2idCost?
@@ -29,7 +35,7 @@ struct BundleHeader: Equatable, Sendable {
 
     /// Bytes 0..<78: everything the MAC covers.
     var authenticatedBytes: [UInt8] {
-        var bytes = Self.magic + [Self.version, mode.rawValue]
+        var bytes = Self.magic + [version, mode.rawValue]
         bytes.appendBigEndian(cost?.operations ?? 0, width: 4)
         bytes.appendBigEndian(cost?.memoryBytes ?? 0, width: 8)
         return bytes + salt + keyCheck + streamHeader
@@ -45,7 +51,7 @@ extension BundleHeader {
     init(parsing bytes: [UInt8]) throws {
         guard bytes.count >= Self.magic.count, bytes.starts(with: Self.magic) else { throw BundleError.notABundle }
         guard bytes.count > 8 else { throw BundleError.truncated }
-        guard bytes[8] == Self.version else { throw BundleError.unsupportedVersion("format version \(bytes[8])") }
+        guard Self.readableVersions.contains(bytes[8]) else { throw BundleError.unsupportedVersion("format version \(bytes[8])") }
         guard bytes.count > 9 else { throw BundleError.truncated }
         guard let mode = KeyMode(rawValue: bytes[9]) else { throw BundleError.unsupportedVersion("key mode \(bytes[9])") }
         guard bytes.count >= Self.size else { throw BundleError.truncated }
@@ -63,6 +69,7 @@ extension BundleHeader {
             }
             self.cost = cost
         }
+        version = bytes[8]
         self.mode = mode
         salt = Array(bytes[22..<38])
         keyCheck = Array(bytes[38..<54])

@@ -1,7 +1,7 @@
 /// What a bundle is: what its header shows to anyone, and, read with its secret, which change
 /// set it carries.
 public struct BundleInfo: Sendable, Equatable {
-    public var formatVersion: Int { Int(BundleHeader.version) }
+    public var formatVersion: Int { Int(header.version) }
     public var keyMode: KeyMode { header.mode }
     /// The Argon2id cost of a passphrase bundle.
     public var passphraseCost: Argon2idCost? { header.cost }

@@ -35,10 +35,10 @@ struct BundleKeys: Sendable {
     }
 
     /// The header of a new bundle sealed with these keys: their key check, and its MAC.
-    func seal(mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], streamHeader: [UInt8]) -> BundleHeader {
+    func seal(version: UInt8, mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], streamHeader: [UInt8]) -> BundleHeader {
         let keyCheck = keyCheck.withUnsafeBytes { Array($0) }
-        let unsealed = BundleHeader(mode: mode, cost: cost, salt: salt, keyCheck: keyCheck, streamHeader: streamHeader, mac: [])
-        return BundleHeader(mode: mode, cost: cost, salt: salt, keyCheck: keyCheck, streamHeader: streamHeader,
+        let unsealed = BundleHeader(version: version, mode: mode, cost: cost, salt: salt, keyCheck: keyCheck, streamHeader: streamHeader, mac: [])
+        return BundleHeader(version: version, mode: mode, cost: cost, salt: salt, keyCheck: keyCheck, streamHeader: streamHeader,
                             mac: Sodium.mac(unsealed.authenticatedBytes, key: macKey))
     }
 

@@ -91,7 +91,7 @@ final class BundleReader {
             guard try Self.read(file, count: 1, path: path).isEmpty else { throw BundleError.trailingData }
             finished = true
         } else if ciphertext.count < Self.chunkBytes {
-            // Authentic, so a writer made it: format v1 writers only write full chunks before the final one.
+            // Authentic, so a writer made it: writers only write full chunks before the final one.
             throw BundleError.malformedContent("chunk \(chunkIndex - 1) is shorter than a full chunk but not final")
         }
         return plaintext

@@ -7,7 +7,7 @@ import Foundation
 /// It writes an `AtomicFile` that `finish()` renames into place, so a sync folder never shows
 /// a half-written bundle; without `finish()` nothing appears.
 final class BundleWriter {
-    /// Plaintext bytes per chunk (Specs/bundle-format.md): fixed in format v1.
+    /// Plaintext bytes per chunk (Specs/bundle-format.md): the same in every format.
     static let chunkSize = 65536
 
     let path: String
@@ -19,14 +19,17 @@ final class BundleWriter {
     /// Bytes written to the file so far.
     private(set) var bytesWritten = 0
 
-    /// - Parameter protected: files the bundle must never replace (`AtomicFile`).
-    init(path: String, secret: BundleSecret, cost: Argon2idCost, sparing protected: [String] = []) throws {
+    /// - Parameters:
+    ///   - version: the format the caller's payload is encoded in (an older one only to test readers).
+    ///   - protected: files the bundle must never replace (`AtomicFile`).
+    init(path: String, secret: BundleSecret, cost: Argon2idCost, version: UInt8 = BundleHeader.currentVersion,
+         sparing protected: [String] = []) throws {
         self.path = path
         let salt = Sodium.randomBytes(BundleHeader.saltBytes)
         let cost: Argon2idCost? = secret.mode == .passphrase ? cost : nil
         let keys = try BundleKeys(secret: secret, salt: salt, cost: cost)
         encryptor = SecretStreamEncryptor(key: keys.streamKey)
-        header = keys.seal(mode: secret.mode, cost: cost, salt: salt, streamHeader: encryptor.header)
+        header = keys.seal(version: version, mode: secret.mode, cost: cost, salt: salt, streamHeader: encryptor.header)
         do {
             file = try AtomicFile(path: path, sparing: protected)
         } catch {

@@ -1,9 +1,11 @@
 import GRDB
 
-/// Decodes a bundle payload as `PayloadEncoder` wrote it, streaming: the header first, then one
-/// record per `next()`. Everything is checked: canonical varints, field numbers in increasing
-/// order, replica references, and each record as the ledger validates input (its vault is the
-/// header's). Any deviation is `BundleError.malformedContent`.
+/// Decodes a bundle payload, streaming: the header first, then one record per `next()`. It reads
+/// format 2, as `PayloadEncoder` writes it, and format 1, whose frames write every text as it is
+/// and every time as an svarint (`RecordFrameField.Kind.inFormat`). Everything is checked:
+/// canonical varints and texts, field numbers in increasing order, replica and shared text
+/// references, and each record as the ledger validates input (its vault is the header's). Any
+/// deviation is `BundleError.malformedContent`.
 struct PayloadDecoder {
     /// Most entries a knowledge list or the replica table may have.
     private static let maxReplicas = 1 << 16
@@ -11,7 +13,9 @@ struct PayloadDecoder {
     let header: ChangeSetHeader
     /// Records decoded so far.
     private(set) var recordCount = 0
+    private let version: UInt8
     private var source: StreamBytes
+    private var sharedTexts = SharedTextTable()
     private var replicas: [ReplicaID]
     /// The replica table's entries, to refuse one introduced twice in constant time.
     private var known: Set<ReplicaID>
@@ -54,6 +58,7 @@ struct PayloadDecoder {
         guard since <= through else { throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))") }
         header = ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: through,
                                  knowledge: knowledge, clearedThrough: watermark)
+        version = reader.header.version
         self.source = source
         self.replicas = replicas
         self.known = known
@@ -66,7 +71,7 @@ struct PayloadDecoder {
         var frame = FrameBytes(try source.readBytes(length))
         var values = RecordValues()
         values["vault_id"] = header.vaultId.databaseValue
-        var last = 0
+        var last = 0, bases = FrameTimeBases()
         while !frame.isAtEnd {
             let number = try frame.readCount(limit: RecordFrameField.all.count, "a field number")
             guard number > last else {
@@ -74,10 +79,21 @@ struct PayloadDecoder {
             }
             last = number
             let position = RecordFrameField.positions[number - 1]
-            switch RecordFrameField.all[number - 1].kind {
-            case .integer: values[position: position] = try frame.readSVarint().databaseValue
-            case .text: values[position: position] = try frame.readText(limit: length).databaseValue
+            switch RecordFrameField.all[number - 1].kind.inFormat(version) {
+            case .integer:
+                let integer = try frame.readSVarint()
+                bases.pass(number, value: integer)
+                values[position: position] = integer.databaseValue
+            case .text where version == 1: values[position: position] = try frame.readText(limit: length).databaseValue
+            case .text: values[position: position] = try frame.readCompactText(limit: length).databaseValue
+            case .sharedText: values[position: position] = try frame.readSharedText(limit: length, table: &sharedTexts).databaseValue
             case .replica: values[position: position] = try Self.readReplica(from: &frame, table: &replicas, known: &known).rawValue.databaseValue
+            case .sinceTimestamp:
+                values[position: position] = (try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint()).databaseValue
+            case .stampTime:
+                let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
+                bases.pass(number, value: time)
+                values[position: position] = time.databaseValue
             }
         }
         do {

@@ -1,15 +1,18 @@
 import GRDB
 
-/// Encodes a change set as a bundle payload (Specs/bundle-format.md, "Payload"): the header,
-/// then one length-prefixed frame per record. The encoding is deterministic: the same change
-/// set, records in the same order, gives the same bytes.
+/// Encodes a change set as a format 2 bundle payload (Specs/bundle-format.md, "Payload"): the
+/// header, then one length-prefixed frame per record. The encoding is deterministic: the same
+/// change set, records in the same order, gives the same bytes.
 ///
 /// Replica ids are written once: a replica reference is the uvarint index of a replica already
 /// introduced (the origin is index 0), or the next index followed by the new id (`id64`).
+/// Repeated texts are written once too (`SharedTextTable`), hex as bytes (`CompactText`), and
+/// times as differences (`FrameTimeBases`).
 struct PayloadEncoder {
     /// Encoded bytes not yet taken by the caller.
     var bytes: [UInt8] = []
     private var replicaIndex: [Int64: UInt64] = [:]
+    private var sharedTexts = SharedTextTable()
 
     mutating func encode(_ header: ChangeSetHeader) {
         bytes.appendText(header.vaultId)
@@ -38,20 +41,31 @@ struct PayloadEncoder {
         if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
             values["explorer_url"] = .null // the reader derives the same default
         }
-        var frame: [UInt8] = []
+        var frame: [UInt8] = [], bases = FrameTimeBases()
         for (index, field) in RecordFrameField.all.enumerated() {
             let value = values[position: RecordFrameField.positions[index]]
             if value.isNull { continue }
-            frame.appendUVarint(UInt64(index + 1))
+            let number = index + 1
+            frame.appendUVarint(UInt64(number))
             switch (field.kind, value.storage) {
-            case let (.integer, .int64(number)): frame.appendSVarint(number)
-            case let (.replica, .int64(number)): frame += replicaReference(number)
-            case let (.text, .string(text)): frame.appendText(text)
+            case let (.integer, .int64(integer)): frame.appendSVarint(integer)
+            case let (.replica, .int64(replica)): frame += replicaReference(replica)
+            case let (.text, .string(text)): frame.appendCompactText(text)
+            case let (.sharedText, .string(text)): frame.appendSharedText(text, table: &sharedTexts)
+            case let (.sinceTimestamp, .int64(millis)): frame.appendSVarint(millis &- base(of: number, field.kind, in: bases))
+            case let (.stampTime, .int64(time)): frame.appendStampTime(time, base: base(of: number, field.kind, in: bases))
             default: preconditionFailure("column \(field.column) holds \(value), not a \(field.kind)")
             }
+            if case let .int64(integer) = value.storage { bases.pass(number, value: integer) }
         }
         bytes.appendUVarint(UInt64(frame.count))
         bytes.append(contentsOf: frame)
+    }
+
+    /// A record's bases are required fields, always there before the fields that use them.
+    private func base(of number: Int, _ kind: RecordFrameField.Kind, in bases: FrameTimeBases) -> Int64 {
+        guard let base = try? bases.base(of: number, kind) else { preconditionFailure("a valid record has its time bases") }
+        return base
     }
 
     private mutating func replicaReference(_ replica: Int64) -> [UInt8] {

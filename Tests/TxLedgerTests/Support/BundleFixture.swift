@@ -21,9 +21,10 @@ enum BundleFixture {
 
     /// A bundle of `payload` exactly as given (authentic, whatever it holds), written to a new
     /// file in `directory`: the way to hand the reader content no honest writer produces.
-    static func seal(_ payload: [UInt8], with secret: BundleSecret, in directory: TemporaryDirectory) throws -> String {
+    static func seal(_ payload: [UInt8], with secret: BundleSecret, in directory: TemporaryDirectory,
+                     version: UInt8 = BundleHeader.currentVersion) throws -> String {
         let path = directory.path("\(UUID().uuidString).txb")
-        let writer = try BundleWriter(path: path, secret: secret, cost: .interactive)
+        let writer = try BundleWriter(path: path, secret: secret, cost: .interactive, version: version)
         try writer.write(payload)
         _ = try writer.finish()
         return path

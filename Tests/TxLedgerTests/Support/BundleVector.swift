@@ -1,7 +1,9 @@
 import Foundation
 @testable import TxLedger
 
-/// One entry of `Specs/vectors/index.json` (Specs/bundle-format.md, "Test vectors").
+/// One entry of a set of test vectors, `Specs/vectors/v2/index.json` (the format writers use)
+/// or `Specs/vectors/v1/index.json` (the older format readers keep reading): Specs/bundle-format.md,
+/// "Test vectors".
 struct BundleVector: Codable {
     let name: String
     let comment: String
@@ -14,13 +16,31 @@ struct BundleVector: Codable {
     let expect: String
     /// With `ok`: what the bundle decodes to.
     var contents: Contents?
+    /// The folder of its set (not in the JSON).
+    var folder = Self.folder
 
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Specs/vectors")
-
-    static func all() throws -> [BundleVector] {
-        try JSONDecoder().decode([BundleVector].self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
+    private enum CodingKeys: String, CodingKey {
+        case name, comment, file, syncKey, passphrase, expect, contents
     }
+
+    /// The set of the format writers use, and the set of format 1.
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Specs/vectors/v2")
+    static let formatOneFolder = folder.deletingLastPathComponent().appendingPathComponent("v1")
+
+    /// The vectors of both sets.
+    static func all() throws -> [BundleVector] {
+        try [folder, formatOneFolder].flatMap { folder in
+            try JSONDecoder().decode([BundleVector].self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
+                .map { vector in
+                    var vector = vector
+                    vector.folder = folder
+                    return vector
+                }
+        }
+    }
+
+    var path: String { folder.appendingPathComponent(file).path }
 
     func secret() throws -> BundleSecret {
         if let syncKey { return .syncKey(try SyncKey(printable: syncKey)) }

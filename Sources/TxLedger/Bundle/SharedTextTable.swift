@@ -1,0 +1,69 @@
+/// Format 2's table of repeated texts (Specs/bundle-format.md, "Primitives"): a chain, a
+/// token, a sender or a status is written once per bundle and then referred to by number.
+///
+/// A shared text is a uvarint `i`: `0`, then a compact text that the table cannot take (it is
+/// full); `1` to the table's size, its entry `i − 1`; the size + 1, then a compact text that
+/// becomes the next entry. The writer refers to every entry it has and adds every new text
+/// that fits, so each text has one encoding; the table's limits bound a reader's memory.
+struct SharedTextTable {
+    static let maxEntries = 1 << 16
+    /// Most UTF-8 bytes all entries together may hold.
+    static let maxTotalBytes = 16 << 20
+
+    private(set) var entries: [String] = []
+    private var indexes: [String: Int] = [:]
+    private var totalBytes = 0
+
+    /// The entry's number (from 0) of `text`, if it is one.
+    func index(of text: String) -> Int? { indexes[text] }
+
+    /// Whether a text that is not an entry yet fits in the table.
+    func hasRoom(for text: String) -> Bool {
+        entries.count < Self.maxEntries && text.utf8.count <= Self.maxTotalBytes - totalBytes
+    }
+
+    mutating func add(_ text: String) {
+        precondition(index(of: text) == nil && hasRoom(for: text), "a shared text is added once, within the limits")
+        indexes[text] = entries.count
+        entries.append(text)
+        totalBytes += text.utf8.count
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Writes `text` as a shared text, adding it to `table` if it is new and fits.
+    mutating func appendSharedText(_ text: String, table: inout SharedTextTable) {
+        if let index = table.index(of: text) {
+            appendUVarint(UInt64(index) + 1)
+        } else if table.hasRoom(for: text) {
+            appendUVarint(UInt64(table.entries.count) + 1)
+            appendCompactText(text)
+            table.add(text)
+        } else {
+            appendUVarint(0)
+            appendCompactText(text)
+        }
+    }
+}
+
+extension PayloadSource {
+    mutating func readSharedText(limit: Int, table: inout SharedTextTable) throws -> String {
+        let reference = try readCount(limit: table.entries.count + 1, "a shared text reference")
+        if reference > 0 && reference <= table.entries.count { return table.entries[reference - 1] }
+        let text = try readCompactText(limit: limit)
+        guard table.index(of: text) == nil else {
+            throw BundleError.malformedContent("a shared text is written out although the table holds it")
+        }
+        if reference == 0 {
+            guard !table.hasRoom(for: text) else {
+                throw BundleError.malformedContent("a shared text is written out although the table has room for it")
+            }
+        } else {
+            guard table.hasRoom(for: text) else {
+                throw BundleError.malformedContent("the table of shared texts exceeds \(SharedTextTable.maxEntries) entries or \(SharedTextTable.maxTotalBytes) bytes")
+            }
+            table.add(text)
+        }
+        return text
+    }
+}
