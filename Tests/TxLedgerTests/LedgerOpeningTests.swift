@@ -123,6 +123,15 @@ struct LedgerOpeningTests {
         #expect(mode == "wal")
         #expect(sync == 1) // NORMAL
         #expect(keys == 1)
+        // Cache, checkpoint and WAL limits, on the writer and on readers alike.
+        func values(_ db: Database) throws -> [Int?] {
+            try ["cache_size", "wal_autocheckpoint", "journal_size_limit"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") }
+        }
+        let onRead = try await test.ledger.pool.read(values)
+        let onWrite = try await test.ledger.pool.write(values)
+        for row in [onRead, onWrite] {
+            #expect(row == [-65536, 8192, 33_554_432])
+        }
     }
 
     #if os(Linux)
