@@ -27,15 +27,16 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     public let evmChainID: UInt64?
     /// Human name, e.g. `BNB Smart Chain`.
     public let displayName: String
-    /// Explorer URL of a transaction with `{hash}` where the hash goes, when known.
-    let explorerTemplate: String?
+    /// The explorer's transaction page up to the hash, which ends it, when known (every
+    /// explorer in the catalog puts the hash last).
+    let explorerPrefix: String?
 
     init(id: String, family: Family, evmChainID: UInt64? = nil, displayName: String, explorer: String?) {
         self.id = id
         self.family = family
         self.evmChainID = evmChainID
         self.displayName = displayName
-        self.explorerTemplate = explorer
+        self.explorerPrefix = explorer
     }
 
     public var description: String { id }
@@ -67,7 +68,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     public static func evm(chainID: UInt64) -> Chain {
         if let known = byEVMChainID[chainID] { return known }
         return Chain(id: "eip155:\(chainID)", family: .evm, evmChainID: chainID,
-                     displayName: "EVM chain \(chainID)", explorer: "https://blockscan.com/tx/{hash}")
+                     displayName: "EVM chain \(chainID)", explorer: "https://blockscan.com/tx/")
     }
 
     private static func evm(decimal: String, original: String) throws -> Chain {
@@ -90,7 +91,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
 
     /// The explorer page of a transaction on this chain, if this chain has a known explorer.
     public func explorerURL(txHash: String) -> String? {
-        explorerTemplate.map { $0.replacingOccurrences(of: "{hash}", with: txHash) }
+        explorerPrefix.map { $0 + txHash }
     }
 
     /// Validates a transaction hash for this chain's family and returns its canonical form:
