@@ -17,7 +17,18 @@ extension Statement {
             case .null: sqlite3_bind_null(sqliteStatement, position)
             case let .int64(number): sqlite3_bind_int64(sqliteStatement, position, number)
             case let .double(number): sqlite3_bind_double(sqliteStatement, position, number)
-            case let .string(text): sqlite3_bind_text(sqliteStatement, position, text, -1, Self.transient)
+            case var .string(text):
+                // The UTF-8 in place, no C string made per value. SQLite binds a nil pointer as
+                // NULL, and an empty buffer may have one: an empty text binds from a literal.
+                guard !text.isEmpty else {
+                    sqlite3_bind_text(sqliteStatement, position, "", 0, Self.transient)
+                    continue
+                }
+                text.withUTF8 { utf8 in
+                    _ = utf8.withMemoryRebound(to: CChar.self) {
+                        sqlite3_bind_text(sqliteStatement, position, $0.baseAddress, Int32($0.count), Self.transient)
+                    }
+                }
             case let .blob(data):
                 _ = data.withUnsafeBytes { sqlite3_bind_blob(sqliteStatement, position, $0.baseAddress, Int32($0.count), Self.transient) }
             }
