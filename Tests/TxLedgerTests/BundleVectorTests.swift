@@ -12,6 +12,18 @@ import Testing
         try checkEveryVector()
     }
 
+    /// What a device that upgraded does with a bundle an older TxLedger wrote: it imports, and
+    /// the ledger then holds exactly the records the vector says, stamps included.
+    @Test func aFormatOneBundleImports() async throws {
+        let vector = try #require(try BundleVector.all().first { $0.folder == BundleVector.formatOneFolder && $0.name == "key-full" })
+        let expected = try #require(vector.contents)
+        let target = try TestLedger()
+        let imported = try await target.ledger.importBundle(at: vector.path, secret: try vector.secret())
+        #expect(imported.info.formatVersion == 1)
+        let held = try await target.ledger.changes(vault: expected.vault)
+        #expect(BundleVector.Contents(held.header, records: held.records).records == expected.records)
+    }
+
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TXLEDGER_WRITE_VECTORS"] == "1"))
     func writeVectors() async throws {
         try await VectorWriter().write()

@@ -84,7 +84,7 @@ struct PayloadDecoder {
                 let integer = try frame.readSVarint()
                 bases.pass(number, value: integer)
                 values[position: position] = integer.databaseValue
-            case .text where version == 1: values[position: position] = try frame.readText(limit: length).databaseValue
+            case .plainText: values[position: position] = try frame.readText(limit: length).databaseValue
             case .text: values[position: position] = try frame.readCompactText(limit: length).databaseValue
             case .sharedText: values[position: position] = try frame.readSharedText(limit: length, table: &sharedTexts).databaseValue
             case .replica: values[position: position] = try Self.readReplica(from: &frame, table: &replicas, known: &known).rawValue.databaseValue

@@ -4,10 +4,12 @@
 /// carries the app's fields instead. Both formats number the fields alike and differ only in
 /// how some values are written (`Kind`).
 enum RecordFrameField {
-    /// How a field's value is written in format 2; `inFormat(1)` gives format 1's.
+    /// How a field's value is written in format 2 (`all`); `inFormat(1)` gives format 1's.
     enum Kind {
         /// An svarint.
         case integer
+        /// Format 1's text: a uvarint byte length, then UTF-8.
+        case plainText
         /// A compact text (`CompactText`); a plain text in format 1.
         case text
         /// A reference into the bundle's table of repeated texts (`SharedTextTable`); a plain
@@ -27,7 +29,7 @@ enum RecordFrameField {
             guard version == 1 else { return self }
             return switch self {
             case .integer, .sinceTimestamp, .stampTime: .integer
-            case .text, .sharedText: .text
+            case .plainText, .text, .sharedText: .plainText
             case .replica: .replica
             }
         }
