@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Tests only: loopback HTTP servers that play chain endpoints.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // Tests only: child processes (the built txledger, python3). Foundation's Process reads
+        // past a buffer when it launches on Linux (swift-corelibs-foundation #5472) and crashes
+        // a suite that launches hundreds of them; FilePath comes from swift-system.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // libsodium, found through pkg-config. Only Sources/TxLedger/Crypto imports it.
@@ -58,6 +63,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ]

@@ -67,7 +67,9 @@ extension Ledger {
     ///   `LedgerError` for the ledger.
     public func importBundle(at path: String, secret: BundleSecret,
                              progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleImport {
-        let (info, keys) = try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
+        let (info, keys) = try await DedicatedThread.run {
+            try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
+        }
         let me = replicaID
         let report = try await write { store, stamps in
             // Read again with the same keys: every byte merged is authenticated a second time,

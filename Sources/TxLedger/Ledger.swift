@@ -88,6 +88,14 @@ public final class Ledger: Sendable {
         options.logger.debug("opened ledger", metadata: ["path": "\(path)", "replica": "\(replicaID)"])
     }
 
+    /// Opens the ledger at `path` as `init(path:options:)` does, on a thread of its own: opening
+    /// may migrate the file or wait up to the busy timeout for another process, which must not
+    /// block an actor (the main actor among them) or Swift's cooperative threads.
+    /// - Throws: what `init(path:options:)` throws.
+    public static func open(path: String, options: Options = Options()) async throws -> Ledger {
+        try await DedicatedThread.run { try Ledger(path: path, options: options) }
+    }
+
     /// Set on every connection (Specs/schema.md, "Database"): durable commits without an fsync
     /// each; a 64 MiB page cache, so a large merge does not spill mid-transaction; a checkpoint
     /// once the WAL holds 8192 pages (32 MiB at 4 KiB pages) instead of SQLite's 1000, so a

@@ -9,6 +9,6 @@ protocol LedgerCommand: AsyncParsableCommand {
 
 extension LedgerCommand {
     func run() async throws {
-        try await run(on: Ledger(path: root.db ?? Ledger.defaultPath()))
+        try await run(on: Ledger.open(path: root.db ?? Ledger.defaultPath()))
     }
 }

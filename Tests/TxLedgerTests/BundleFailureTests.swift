@@ -16,7 +16,7 @@ import Testing
         static let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
 
         init(_ secret: BundleSecret) async throws {
-            (folder, source, target, self.secret) = (try TemporaryDirectory(), try TestLedger(), try TestLedger(), secret)
+            (folder, source, target, self.secret) = (try TemporaryDirectory(), try await TestLedger(), try await TestLedger(), secret)
             try await source.ledger.record(try BundleFixture.manyRecords())
             try await target.ledger.record(try Fixture.minimalSend(hash: 9999))
             let path = folder.path("good.txb")

@@ -45,7 +45,7 @@ import Testing
 
     @Test func mutatedPayloadsThatAuthenticateEndInTypedErrors() async throws {
         let secret = BundleSecret.syncKey(.generate())
-        let target = try TestLedger()
+        let target = try await TestLedger()
         var outcomes: [String: Int] = [:]
         for (index, vector) in vectors.enumerated() {
             let (payload, version) = try Self.payload(of: vector)

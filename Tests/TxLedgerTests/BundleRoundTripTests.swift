@@ -6,7 +6,7 @@ import Testing
 @Suite struct BundleRoundTripTests {
     @Test(arguments: try BundleFixture.secrets())
     func aBundleCarriesTheWholeVault(secret: BundleSecret) async throws {
-        let (a, b, folder) = (try TestLedger(), try TestLedger(), try TemporaryDirectory())
+        let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         try await a.ledger.record([try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature(),
                                    try Fixture.send(vault: "other", hash: 9)])
         try await a.ledger.updateStatus(try Fixture.send().id, to: try .failed(reason: "reverted"))
@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: try BundleFixture.secrets())
     func twoReplicasSyncThroughBundlesBothWaysAndConverge(secret: BundleSecret) async throws {
-        let (a, b, folder) = (try TestLedger(), try TestLedger(), try TemporaryDirectory())
+        let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         let shared = try Fixture.send(hash: 1)
         try await a.ledger.record([shared, try Fixture.minimalSend(hash: 2)])
         try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func importingTheSameBundleAgainChangesNothing() async throws {
-        let (a, b, folder) = (try TestLedger(), try TestLedger(), try TemporaryDirectory())
+        let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         try await a.ledger.record([try Fixture.send(), try Fixture.swap()])
         let path = folder.path("a.txb")
         let secret = BundleSecret.syncKey(.generate())
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func afterAnExchangeTheDefaultExportIsADelta() async throws {
-        let (a, b, folder) = (try TestLedger(), try TestLedger(), try TemporaryDirectory())
+        let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         let secret = BundleSecret.syncKey(.generate())
         try await a.ledger.record(try (1...50).map { try Fixture.minimalSend(hash: $0) })
         let first = try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aClearTravelsInABundle() async throws {
-        let (a, b, folder) = (try TestLedger(), try TestLedger(), try TemporaryDirectory())
+        let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         let secret = BundleSecret.syncKey(.generate())
         try await a.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
         try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func theBundleHoldsNoneOfThePlaintext() async throws {
-        let (a, folder) = (try TestLedger(), try TemporaryDirectory())
+        let (a, folder) = (try await TestLedger(), try TemporaryDirectory())
         let records = [try Fixture.send(), try Fixture.swap(), try Fixture.signature()]
         try await a.ledger.record(records)
         for secret in try BundleFixture.secrets() {
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func aBundleStreamsAcrossChunksAndExportingAnUnknownVaultFails() async throws {
-        let (a, b, folder) = (try TestLedger(), try TestLedger(), try TemporaryDirectory())
+        let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         try await a.ledger.record(try BundleFixture.manyRecords())
         let secret = BundleSecret.syncKey(.generate())
         let (exported, imported) = try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder)

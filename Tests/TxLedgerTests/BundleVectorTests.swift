@@ -17,7 +17,7 @@ import Testing
     @Test func aFormatOneBundleImports() async throws {
         let vector = try #require(try BundleVector.all().first { $0.folder == BundleVector.formatOneFolder && $0.name == "key-full" })
         let expected = try #require(vector.contents)
-        let target = try TestLedger()
+        let target = try await TestLedger()
         let imported = try await target.ledger.importBundle(at: vector.path, secret: try vector.secret())
         #expect(imported.info.formatVersion == 1)
         let held = try await target.ledger.changes(vault: expected.vault)
@@ -64,7 +64,7 @@ private struct VectorWriter {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
             .trimmingCharacters(in: .newlines)
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
 
         // Vault-1 at a: erased history, then every kind of record and register, knowing b.
         try await a.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
@@ -95,7 +95,7 @@ private struct VectorWriter {
                                      scope: .forPeer(b.ledger.replicaID))
         add("passphrase-delta", "passphrase (Argon2id INTERACTIVE); a delta: the one record changed since the peer acknowledged", file: "passphrase-delta.txb", expect: "ok", key: false, contents: delta)
 
-        let c = try TestLedger()
+        let c = try await TestLedger()
         let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000) // 135,000 bytes: 3 chunks
         try await c.ledger.record(try Fixture.signature(vault: "big", message: message))
         let multi = try await export(c.ledger, "big", to: "key-multichunk.txb", secret: .syncKey(key), scope: .full)
@@ -139,7 +139,7 @@ private struct VectorWriter {
         try FileManager.default.removeItem(at: folder.appendingPathComponent("full-final-chunk.txb"))
         add("trailing-data", "a valid bundle whose final chunk is full-sized (65536 bytes of payload), followed by one byte", file: "trailing-data.txb", expect: "trailing_data")
 
-        try sealMalformed("malformed-content.txb", from: a.ledger)
+        try await sealMalformed("malformed-content.txb", from: a.ledger)
         add("malformed-content", "authentic, but the send's amount is '1234567890.12345678901234567x'", file: "malformed-content.txb", expect: "malformed_content")
 
         let encoder = JSONEncoder()
@@ -186,8 +186,8 @@ private struct VectorWriter {
     }
 
     /// An authentic bundle whose record does not validate.
-    private func sealMalformed(_ file: String, from ledger: Ledger) throws {
-        let state = try #require(try ledger.state(try Fixture.send().id))
+    private func sealMalformed(_ file: String, from ledger: Ledger) async throws {
+        let state = try #require(try await ledger.state(try Fixture.send().id))
         let header = ChangeSetHeader(vaultId: "vault-1", origin: ledger.replicaID, since: 0, through: 1, knowledge: [:], clearedThrough: nil)
         var encoder = PayloadEncoder()
         encoder.encode(header)

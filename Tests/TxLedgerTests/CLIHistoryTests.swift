@@ -9,7 +9,7 @@ struct CLIHistoryTests {
     let records: [TransactionRecord]
 
     init() async throws {
-        test = try TestLedger()
+        test = try await TestLedger()
         records = try HistoryFixture.records(count: 60)
         try await test.ledger.record(records)
         cli = CLI(db: test.ledger.path)

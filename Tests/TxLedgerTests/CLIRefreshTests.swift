@@ -11,7 +11,7 @@ struct CLIRefreshTests {
     let solana: TransactionRecord
 
     init() async throws {
-        test = try TestLedger()
+        test = try await TestLedger()
         evm = try StatusFixture.evmSend(nonce: 4)
         bitcoin = try StatusFixture.bitcoinSend()
         solana = try StatusFixture.solanaSend()

@@ -7,21 +7,16 @@ import Testing
 @Suite(.enabled(if: Python.path != nil, "needs python3 to parse the CSV back"))
 struct CSVExportTests {
     /// The rows of a CSV file as Python's csv.reader sees them.
-    private func parse(_ path: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Python.path!)
-        process.arguments = ["-c", "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))", path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return try JSONDecoder().decode([[String]].self, from: data)
+    private func parse(_ path: String) async throws -> [[String]] {
+        let result = try await ChildProcess.run(URL(fileURLWithPath: Python.path!), [
+            "-c", "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))", path,
+        ])
+        try #require(result.status == 0)
+        return try JSONDecoder().decode([[String]].self, from: result.stdout)
     }
 
     @Test func everyColumnSurvivesARealParser() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let tricky = "paid \"Bob\", rent\nline two; ünïcödé ✓"
         let send = try Fixture.send(hash: 1, at: Fixture.start.addingTimeInterval(0.25),
                                     status: try .confirmed(at: Fixture.start.addingTimeInterval(90)),
@@ -40,7 +35,7 @@ struct CSVExportTests {
         #expect(bytes.hasSuffix("\r\n"))
         #expect(!bytes.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
 
-        let rows = try parse(path)
+        let rows = try await parse(path)
         #expect(rows.first == HistoryCSV.columns)
         #expect(rows.first?.count == 25)
         let table = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
@@ -77,7 +72,7 @@ struct CSVExportTests {
     }
 
     @Test func filtersApplyAndHiddenRecordsStayOutUnlessAsked() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let records = try HistoryFixture.records(count: 50)
         try await test.ledger.record(records)
         let folder = try TemporaryDirectory()
@@ -87,12 +82,12 @@ struct CSVExportTests {
             let count = try await test.ledger.exportCSV(filter, to: path)
             let expected = records.filter { HistoryFixture.matches($0, filter) }.sorted { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
             #expect(count == expected.count)
-            #expect(try parse(path).dropFirst().map(\.last) == expected.map(\.id.rawValue))
+            #expect(try await parse(path).dropFirst().map(\.last) == expected.map(\.id.rawValue))
         }
     }
 
     @Test func aFailedExportLeavesNothingAndKeepsAnExistingFile() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         try await test.ledger.record(try Fixture.minimalSend(hash: 1))
         let folder = try TemporaryDirectory()
         await #expect(throws: LedgerError.self) {
@@ -103,7 +98,7 @@ struct CSVExportTests {
         let path = folder.path("out.csv")
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         try await test.ledger.exportCSV(HistoryFilter(), to: path)
-        #expect(try parse(path).count == 2)
+        #expect(try await parse(path).count == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")) == ["out.csv"])
     }
 }

@@ -27,7 +27,7 @@ struct ConcurrentProcessesTests {
             return try await group.reduce(into: []) { $0 += $1 }
         }
         for result in results { #expect(result.status == 0, "\(result.stderr)") }
-        let ledger = try Ledger(path: cli.db, options: .init(logger: .quiet))
+        let ledger = try await Ledger.open(path: cli.db, options: .init(logger: .quiet))
         #expect(try await ledger.vaults().sorted() == ["v0", "v1", "v2", "v3"])
         #expect(try await ledger.all().count == 20)
     }
@@ -35,13 +35,13 @@ struct ConcurrentProcessesTests {
     @Test func recordingImportingAndRefreshingAtOnceLoseNothing() async throws {
         // Before: transactions to refresh, and two bundles from other replicas.
         let watched = try (1...10).map { try Fixture.minimalSend(vault: "watched", hash: $0) }
-        try await Ledger(path: cli.db, options: .init(logger: .quiet)).record(watched)
+        try await Ledger.open(path: cli.db, options: .init(logger: .quiet)).record(watched)
         let key = folder.path("vault.key")
         try await cli.run(["keygen", "--out", key])
         let keySecret = BundleSecret.syncKey(try SyncKey(contentsOfFile: key))
         var bundles: [String] = [], imported: [TransactionRecord] = []
         for (vault, count) in [("vault-1", 1500), ("vault-2", 300)] {
-            let other = try TestLedger()
+            let other = try await TestLedger()
             let records = try (1...count).map { try Fixture.minimalSend(vault: vault, hash: $0) }
             try await other.ledger.record(records)
             bundles.append(folder.path("\(vault).txb"))
@@ -84,7 +84,7 @@ struct ConcurrentProcessesTests {
         }
 
         // After: exactly the merge of what each did.
-        let ledger = try Ledger(path: cli.db, options: .init(logger: .quiet))
+        let ledger = try await Ledger.open(path: cli.db, options: .init(logger: .quiet))
         let integrity = try await ledger.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"])
         struct Entry: Hashable {

@@ -14,7 +14,7 @@ struct ConvergenceTests {
 
     private func expectConvergence(_ scenario: ReplicaScenario) async {
         do {
-            let run = try ScenarioRun(scenario)
+            let run = try await ScenarioRun(scenario)
             try await run.run(scenario.operations)
             try await run.finalRound()
 
@@ -43,18 +43,18 @@ struct ConvergenceTests {
     @Test func mergeIsCommutativeAssociativeAndIdempotent() async {
         await propertyCheck(count: 25, input: ReplicaScenario.generator) { scenario in
             do {
-                let run = try ScenarioRun(scenario)
+                let run = try await ScenarioRun(scenario)
                 try await run.run(scenario.operations)
                 let (a, b, c) = (try await full(run.ledgers[0].ledger), try await full(run.ledgers[1].ledger), try await full(run.ledgers[2].ledger))
 
                 let abc = try await merged([a, b, c])
                 #expect(try await merged([c, b, a]) == abc)        // any order
                 #expect(try await merged([b, c, a]) == abc)
-                let bc = try TestLedger()                             // (b ⊔ c) ⊔ a, through an intermediate replica
+                let bc = try await TestLedger()                             // (b ⊔ c) ⊔ a, through an intermediate replica
                 try await bc.ledger.merge(b + c)
                 #expect(try await merged([a, try await full(bc.ledger)]) == abc)
 
-                let target = try TestLedger()
+                let target = try await TestLedger()
                 try await target.ledger.merge(a + b + c)
                 let again = try await target.ledger.merge(a + b + c)   // idempotent
                 #expect(!again.changedAnything)
@@ -73,7 +73,7 @@ struct ConvergenceTests {
 
     /// A fresh replica that merged `sources` one after the other.
     private func merged(_ sources: [[ChangeSet]]) async throws -> ReplicaSnapshot {
-        let target = try TestLedger()
+        let target = try await TestLedger()
         for source in sources { try await target.ledger.merge(source) }
         return try await ReplicaSnapshot(target.ledger)
     }

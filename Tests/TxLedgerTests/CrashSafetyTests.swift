@@ -22,14 +22,14 @@ import Testing
         key = folder.path("vault.key")
         pristine = folder.path("pristine.sqlite")
         try await CLI(db: pristine).run(["keygen", "--out", key])
-        let ledger = try Self.open(pristine)
+        let ledger = try await Self.open(pristine)
         try await ledger.record((1...20).map { try Fixture.minimalSend(hash: 100_000 + $0) })
         try await ledger.record(try Fixture.minimalSend(vault: "vault-2", hash: 1))
         try Self.checkpoint(ledger)
     }
 
     @Test func anImportKilledAnywhereLeavesAllOfTheBundleOrNoneOfIt() async throws {
-        let source = try Self.open(folder.path("source.sqlite"))
+        let source = try await Self.open(folder.path("source.sqlite"))
         try await source.record(try BundleFixture.manyRecords(Self.records))
         let bundle = folder.path("big.txb")
         try await source.exportBundle(vault: "vault-1", to: bundle, secret: .syncKey(try SyncKey(contentsOfFile: key)), scope: .full)
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aMergeKilledAnywhereLeavesAllOfTheOtherReplicaOrNoneOfIt() async throws {
         let other = folder.path("other.sqlite")
-        let source = try Self.open(other)
+        let source = try await Self.open(other)
         try await source.record(try BundleFixture.manyRecords(Self.records))
         try Self.checkpoint(source)
         let before = try Data(contentsOf: URL(fileURLWithPath: other))
@@ -66,7 +66,7 @@ import Testing
             } else if outcome.status == 0 {
                 acknowledged.insert(Fixture.evmHash(n))
             }
-            let ledger = try Self.open(cli.db)
+            let ledger = try await Self.open(cli.db)
             try Self.expectIntact(ledger)
             let stored = Set(try await ledger.list(HistoryFilter(vault: "loop"), limit: 100).items.compactMap(\.facts.txHash))
             #expect(acknowledged.isSubset(of: stored), "after run \(n) (\(moment)): \(acknowledged.subtracting(stored).count) acknowledged records are missing")
@@ -82,8 +82,8 @@ import Testing
         let reference = try copy(pristine, as: "reference.sqlite")
         let complete = try await KilledRun.run(CLI(db: reference), arguments, killAt: .never)
         try #require(!complete.killed && complete.status == 0, sourceLocation: sourceLocation)
-        let all = try await ReplicaSnapshot(try Self.open(reference))
-        let none = try await ReplicaSnapshot(try Self.open(pristine))
+        let all = try await ReplicaSnapshot(try await Self.open(reference))
+        let none = try await ReplicaSnapshot(try await Self.open(pristine))
         try #require(all != none, sourceLocation: sourceLocation)
 
         let moments: [KilledRun.Moment] = [0.1, 0.25, 0.4, 0.55, 0.7, 0.85].map { .after(complete.seconds * $0) }
@@ -92,7 +92,7 @@ import Testing
         for (index, moment) in moments.enumerated() {
             let path = try copy(pristine, as: "killed-\(index).sqlite")
             let outcome = try await KilledRun.run(CLI(db: path), arguments, killAt: moment)
-            let ledger = try Self.open(path)
+            let ledger = try await Self.open(path)
             try Self.expectIntact(ledger, sourceLocation: sourceLocation)
             let state = try await ReplicaSnapshot(ledger)
             #expect(state == none || state == all, "killed \(moment): neither none nor all of it", sourceLocation: sourceLocation)
@@ -108,8 +108,8 @@ import Testing
         return target
     }
 
-    static func open(_ path: String) throws -> Ledger {
-        try Ledger(path: path, options: .init(logger: .quiet))
+    static func open(_ path: String) async throws -> Ledger {
+        try await Ledger.open(path: path, options: .init(logger: .quiet))
     }
 
     /// Moves everything into the main file, so that copying it alone copies the ledger.

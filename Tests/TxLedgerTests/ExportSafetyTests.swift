@@ -6,7 +6,7 @@ import Testing
 /// before anything is renamed over them, and the ledger keeps working with all it held.
 struct ExportSafetyTests {
     @Test func exportsNeverReplaceTheLedgerOrItsSideFiles() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 20))
         let before = try await test.ledger.all()
         let link = test.directory.path("looks-harmless.csv")
@@ -26,13 +26,13 @@ struct ExportSafetyTests {
         try await test.ledger.exportCSV(HistoryFilter(), to: symlink)
         #expect(try FileManager.default.attributesOfItem(atPath: symlink)[.type] as? FileAttributeType == .typeRegular)
 
-        let reopened = try test.reopened()
+        let reopened = try await test.reopened()
         #expect(try await reopened.all() == before)
         #expect(try await test.ledger.all() == before)
     }
 
     @Test func theCLISaysSoWithExitCode74() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 5))
         let cli = CLI(db: test.ledger.path)
         let before = try await cli.history()

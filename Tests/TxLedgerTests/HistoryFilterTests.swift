@@ -10,7 +10,7 @@ struct HistoryFilterTests {
     private let records: [TransactionRecord]
 
     init() async throws {
-        test = try TestLedger()
+        test = try await TestLedger()
         records = try HistoryFixture.records()
         try await test.ledger.record(records)
     }
@@ -100,7 +100,7 @@ struct HistoryFilterTests {
     }
 
     @Test func nonASCIITokenSymbolsMatchThemselves() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let details = try SendDetails(toAddress: Fixture.evmAddress(1), amount: try DecimalAmount("1"), token: try Token(symbol: "Ünï"))
         let record = try TransactionRecord(facts: try TransactionFacts(
             vaultId: "v", chain: Fixture.ethereum, timestamp: Fixture.start, txHash: Fixture.evmHash(1), details: .send(details)))
@@ -141,7 +141,7 @@ struct HistoryFilterTests {
     }
 
     @Test func pagesOfAFilterVisitEachRecordOnceWhileRecordsArrive() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let records = try HistoryFixture.records(count: 60)
         try await test.ledger.record(records)
         let filter = HistoryFilter(tab: .sends, statuses: [.confirmed, .failed, .pending, .broadcasted])

@@ -8,7 +8,7 @@ import Testing
 /// Checked on the plan SQLite chooses, not by timing (the benchmarks time it, issue #7).
 struct HistoryIndexTests {
     private func plan(_ filter: HistoryFilter, cursor: Bool = false) async throws -> String {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let records = try HistoryFixture.records(count: 40)
         try await test.ledger.record(records)
         let after = cursor ? PageCursor(after: records[20]) : nil

@@ -5,7 +5,7 @@ import Testing
 /// Live updates: an observed history yields after every write that changes it (issue #6).
 struct HistoryObservationTests {
     @Test func yieldsAfterARecordAStatusUpdateAMergeAndAnImport() async throws {
-        let laptop = try TestLedger(), phone = try TestLedger()
+        let laptop = try await TestLedger(), phone = try await TestLedger()
         let pages = laptop.ledger.observe(HistoryFilter(vault: "vault-1"), limit: 10)
         var iterator = pages.makeAsyncIterator()
         #expect(try await iterator.next()?.items.isEmpty == true)
@@ -38,7 +38,7 @@ struct HistoryObservationTests {
     }
 
     @Test func endsWhenTheObservingTaskIsCancelled() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let task = Task {
             var count = 0
             for try await _ in test.ledger.observe() {
@@ -52,7 +52,7 @@ struct HistoryObservationTests {
     }
 
     @Test func aLimitBelowOneIsAnError() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         var iterator = test.ledger.observe(limit: 0).makeAsyncIterator()
         await #expect(throws: LedgerError.self) { _ = try await iterator.next() }
     }

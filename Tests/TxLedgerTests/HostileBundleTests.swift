@@ -15,10 +15,10 @@ import Testing
     static let forger = ReplicaID(rawValue: 7)
 
     init() async throws {
-        (folder, source, target) = (try TemporaryDirectory(), try TestLedger(), try TestLedger())
+        (folder, source, target) = (try TemporaryDirectory(), try await TestLedger(), try await TestLedger())
         let record = try Fixture.send(hash: 1)
         try await source.ledger.record(record)
-        send = try #require(try source.ledger.state(record.id))
+        send = try #require(try await source.ledger.state(record.id))
         try await target.ledger.record(try Fixture.minimalSend(hash: 9999))
     }
 
@@ -72,7 +72,7 @@ import Testing
         let imported = try await target.ledger.importBundle(at: try bundle([late]), secret: secret)
         #expect(imported.report.futureStamps == 2)
         try await target.ledger.setNote("mine", for: send.id)
-        let note = try #require(try target.ledger.state(send.id)?.note)
+        let note = try #require(try await target.ledger.state(send.id)?.note)
         #expect(note.value == "mine" && note.stamp.time == Stamp.latestTime)
 
         let before = try await ReplicaSnapshot(target.ledger)
@@ -90,10 +90,10 @@ import Testing
 
         // Two frames of one id with different stamps: the join of both, in either order.
         for order in [[send, second], [second, send]] {
-            let ledger = try TestLedger()
+            let ledger = try await TestLedger()
             try await ledger.ledger.importBundle(at: try bundle(order), secret: secret)
-            #expect(try ledger.ledger.state(send.id) == send.joined(with: second))
-            #expect(try ledger.ledger.state(send.id)?.facts.value.timestamp == later.timestamp)
+            #expect(try await ledger.ledger.state(send.id) == send.joined(with: second))
+            #expect(try await ledger.ledger.state(send.id)?.facts.value.timestamp == later.timestamp)
         }
 
         // Two frames of one id, one stamp, different facts: the outcome would depend on their order.
@@ -154,7 +154,7 @@ import Testing
 
     @Test func aBundleSwappedBetweenTheCheckAndTheMergeIsRefused() async throws {
         let path = try bundle([send])
-        let other = try Data(contentsOf: URL(fileURLWithPath: try bundle([send, try #require(try source.ledger.state(send.id))])))
+        let other = try Data(contentsOf: URL(fileURLWithPath: try bundle([send, try #require(try await source.ledger.state(send.id))])))
         let before = try await ReplicaSnapshot(target.ledger)
         // Someone with write access to the sync folder replaces the file once it was verified.
         await #expect(throws: BundleError.io(path: path, reason: "it changed while it was being read")) {

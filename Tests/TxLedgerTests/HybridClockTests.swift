@@ -60,16 +60,16 @@ struct HybridClockTests {
     // MARK: - Through the ledger
 
     @Test func stampsKeepIncreasingAcrossRestartsWhenTheWallClockJumpsBack() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let first = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(first)
-        let firstStamp = try #require(try test.ledger.state(first.id)).facts.stamp
+        let firstStamp = try #require(try await test.ledger.state(first.id)).facts.stamp
 
         let behind = ManualClock(test.clock.now.addingTimeInterval(-3600))
-        let restarted = try test.reopened(clock: behind)
+        let restarted = try await test.reopened(clock: behind)
         let second = try Fixture.minimalSend(hash: 2)
         try await restarted.record(second)
-        let secondStamp = try #require(try restarted.state(second.id)).facts.stamp
+        let secondStamp = try #require(try await restarted.state(second.id)).facts.stamp
 
         #expect(secondStamp > firstStamp)
         #expect(secondStamp.replica == firstStamp.replica)
@@ -77,12 +77,12 @@ struct HybridClockTests {
     }
 
     @Test func everyWriteGetsAFreshLargerStamp() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
         try await test.ledger.setNote("a", for: record.id)
         _ = try await test.ledger.updateStatus(record.id, to: .pending)
-        let state = try #require(try test.ledger.state(record.id))
+        let state = try #require(try await test.ledger.state(record.id))
         let facts = state.facts.stamp
         let note = try #require(state.note).stamp
         let pending = try #require(state.status.pending)

@@ -5,42 +5,42 @@ import Testing
 @testable import TxLedger
 
 struct LedgerOpeningTests {
-    private func expectUnreadable(_ path: String, reason: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(sourceLocation: sourceLocation) { try Ledger(path: path) } throws: { error in
+    private func expectUnreadable(_ path: String, reason: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await #expect(sourceLocation: sourceLocation) { try await Ledger.open(path: path) } throws: { error in
             guard case let LedgerError.unreadableDatabase(p, r) = error, p == path else { return false }
             return reason.map { r == $0 } ?? true
         }
     }
 
-    @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUntouched() throws {
+    @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUntouched() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("notes.sqlite")
         let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try bytes.write(to: URL(fileURLWithPath: path))
-        expectUnreadable(path, reason: "it is not a SQLite database")
+        await expectUnreadable(path, reason: "it is not a SQLite database")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() throws {
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("other.sqlite")
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ann')") }
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ann')") }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        expectUnreadable(path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
+        await expectUnreadable(path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     @Test func aLedgerFromANewerVersionIsRefusedAndLeftUntouched() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         try await test.ledger.record(try Fixture.send())
         try await test.ledger.pool.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
         }
         let before = try await test.ledger.all()
-        #expect(throws: LedgerError.newerSchema(path: test.ledger.path)) { try test.reopened() }
+        await #expect(throws: LedgerError.newerSchema(path: test.ledger.path)) { try await test.reopened() }
         #expect(try await test.ledger.all() == before)
     }
 
@@ -48,7 +48,7 @@ struct LedgerOpeningTests {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
         do {
-            let ledger = try Ledger(path: path)
+            let ledger = try await Ledger.open(path: path)
             try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
             try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
@@ -60,7 +60,7 @@ struct LedgerOpeningTests {
         try? FileManager.default.removeItem(atPath: path + "-shm")
 
         await #expect {
-            let ledger = try Ledger(path: path)
+            let ledger = try await Ledger.open(path: path)
             _ = try await ledger.all()
         } throws: { error in
             switch error as? LedgerError {
@@ -75,7 +75,7 @@ struct LedgerOpeningTests {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
         do {
-            let ledger = try Ledger(path: path, options: .init(logger: .quiet))
+            let ledger = try await Ledger.open(path: path, options: .init(logger: .quiet))
             try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
             try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
@@ -101,21 +101,21 @@ struct LedgerOpeningTests {
         #expect(listing.status == 74 && listing.stderr.contains("the database is corrupt"), "\(listing.stderr)")
     }
 
-    @Test func reopeningKeepsTheReplicaIdentity() throws {
-        let test = try TestLedger()
-        #expect(try test.reopened().replicaID == test.ledger.replicaID)
-        #expect(try TestLedger().ledger.replicaID != test.ledger.replicaID)
+    @Test func reopeningKeepsTheReplicaIdentity() async throws {
+        let test = try await TestLedger()
+        #expect(try await test.reopened().replicaID == test.ledger.replicaID)
+        #expect(try await TestLedger().ledger.replicaID != test.ledger.replicaID)
     }
 
     @Test func createsMissingFolders() async throws {
         let dir = try TemporaryDirectory()
-        let ledger = try Ledger(path: dir.path("a/b/ledger.sqlite"))
+        let ledger = try await Ledger.open(path: dir.path("a/b/ledger.sqlite"))
         try await ledger.record(try Fixture.send())
         #expect(FileManager.default.fileExists(atPath: dir.path("a/b/ledger.sqlite")))
     }
 
     @Test func appliesThePragmasTheSpecNames() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let (mode, sync, keys) = try await test.ledger.pool.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
              try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
@@ -144,7 +144,7 @@ struct LedgerOpeningTests {
     #endif
 
     @Test func aStoredValueOfTheWrongTypeIsAClearErrorNotACrash() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
         // INTEGER affinity keeps text that is not a number as text.

@@ -4,7 +4,7 @@ import Testing
 
 struct LedgerRecordingTests {
     @Test func everyFieldRoundTripsThroughTheStoreAndAReopen() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let records = [try Fixture.send(status: try .failed(reason: "dropped or replaced")), try Fixture.swap(), try Fixture.signature()]
         for record in records {
             let (stored, outcome) = try await test.ledger.record(record)
@@ -12,7 +12,7 @@ struct LedgerRecordingTests {
             #expect(stored == record)
             #expect(try await test.ledger.transaction(id: record.id) == record)
         }
-        let reopened = try test.reopened()
+        let reopened = try await test.reopened()
         for record in records {
             #expect(try await reopened.transaction(id: record.id) == record)
         }
@@ -26,10 +26,10 @@ struct LedgerRecordingTests {
     }
 
     @Test func recordingTheSameTransactionTwiceKeepsOneRecord() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let first = try Fixture.send(note: "first")
         try await test.ledger.record(first)
-        let stampBefore = try #require(try test.ledger.state(first.id))
+        let stampBefore = try #require(try await test.ledger.state(first.id))
 
         let other = try Fixture.send(at: Fixture.start.addingTimeInterval(99))
         let again = try TransactionRecord(facts: other.facts, note: "second")
@@ -38,11 +38,11 @@ struct LedgerRecordingTests {
         #expect(outcome == .alreadyRecorded(statusAdvanced: false))
         #expect(stored == first) // facts and annotations of the first recording are kept
         #expect(try await test.ledger.all().count == 1)
-        #expect(try test.ledger.state(first.id) == stampBefore) // nothing was written
+        #expect(try await test.ledger.state(first.id) == stampBefore) // nothing was written
     }
 
     @Test func recordingAgainWithAHigherStatusAdvancesIt() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
         let confirmed = try TransactionRecord(facts: record.facts, status: try .confirmed(at: Fixture.start))
@@ -56,7 +56,7 @@ struct LedgerRecordingTests {
     }
 
     @Test func batchesCountWhatTheyDid() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let batch = try (1...200).map { try Fixture.minimalSend(hash: $0, at: Fixture.start.addingTimeInterval(Double($0))) }
         let summary = try await test.ledger.record(batch + [batch[0], batch[1]])
         #expect(summary == RecordSummary(recorded: 200, alreadyRecorded: 2, statusAdvanced: 0))
@@ -64,14 +64,14 @@ struct LedgerRecordingTests {
     }
 
     @Test func appMetadataIsStoredOnceAndShared() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         try await test.ledger.record([try Fixture.send(hash: 1), try Fixture.send(hash: 2), try Fixture.signature()])
         let apps = try await test.ledger.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM app") }
         #expect(apps == 2) // uniswap (two sends) and example.com
     }
 
     @Test func statusMovesThroughTheLattice() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
 
@@ -97,14 +97,14 @@ struct LedgerRecordingTests {
     }
 
     @Test func updatingAnUnknownRecordIsNotFound() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let id = try Fixture.minimalSend(hash: 9).id
         await #expect(throws: LedgerError.notFound(id.rawValue)) { try await test.ledger.updateStatus(id, to: .pending) }
         await #expect(throws: LedgerError.notFound(id.rawValue)) { try await test.ledger.setNote("x", for: id) }
     }
 
     @Test func annotationsAreIndependentRegisters() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
 
@@ -118,33 +118,33 @@ struct LedgerRecordingTests {
 
         let cleared = try await test.ledger.setNote(nil, for: record.id)
         #expect(cleared.note == nil && cleared.labels == ["food", "tax"])
-        let state = try #require(try test.ledger.state(record.id))
+        let state = try #require(try await test.ledger.state(record.id))
         #expect(state.note != nil) // a cleared note is a written register (so the clear replicates)
     }
 
     @Test func writingTheSameAnnotationAgainWritesNothing() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
         try await test.ledger.setNote("same", for: record.id)
-        let before = try test.ledger.state(record.id)
+        let before = try await test.ledger.state(record.id)
         try await test.ledger.setNote("same", for: record.id)
         try await test.ledger.setHidden(false, for: record.id) // never hidden: nothing to write
-        #expect(try test.ledger.state(record.id) == before)
+        #expect(try await test.ledger.state(record.id) == before)
     }
 
     /// Runs a bad annotation write on a fully annotated record: it must fail naming `field`
     /// and leave the record exactly as it was.
     private func expectRefused(_ field: String, _ write: @Sendable (Ledger, TransactionID) async throws -> TransactionRecord) async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.send()
         try await test.ledger.record(record)
-        let before = try test.ledger.state(record.id)
+        let before = try await test.ledger.state(record.id)
         await #expect { try await write(test.ledger, record.id) } throws: { error in
             guard case let LedgerError.invalidInput(f, _) = error else { return false }
             return f == field
         }
-        #expect(try test.ledger.state(record.id) == before)
+        #expect(try await test.ledger.state(record.id) == before)
     }
 
     @Test func anOversizedNoteIsRefused() async throws {
@@ -160,7 +160,7 @@ struct LedgerRecordingTests {
     }
 
     @Test func lookupByHashAcceptsAnySpelling() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let record = try Fixture.send()
         try await test.ledger.record(record)
         let hash = try #require(record.txHash)
@@ -172,7 +172,7 @@ struct LedgerRecordingTests {
     }
 
     @Test func aHashInTwoVaultsIsAmbiguous() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let a = try Fixture.minimalSend(vault: "a", hash: 5), b = try Fixture.minimalSend(vault: "b", hash: 5)
         try await test.ledger.record([a, b])
         await #expect(throws: LedgerError.ambiguous(hash: Fixture.evmHash(5), ids: [a.id, b.id].sorted())) {
@@ -181,7 +181,7 @@ struct LedgerRecordingTests {
     }
 
     @Test func concurrentWritersLoseNothing() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         let ledger = test.ledger
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {

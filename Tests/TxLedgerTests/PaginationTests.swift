@@ -5,7 +5,7 @@ import Testing
 struct PaginationTests {
     /// 300 records over 40 distinct milliseconds, so many share a timestamp.
     private func seeded() async throws -> (TestLedger, [TransactionRecord]) {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         var records: [TransactionRecord] = []
         for i in 0..<300 {
             let vault = i % 3 == 0 ? "savings" : "main"

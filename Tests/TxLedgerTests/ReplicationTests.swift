@@ -5,7 +5,7 @@ import Testing
 
 struct ReplicationTests {
     @Test func conflictingEditsMergeBothWaysAndBothSurvive() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         let record = try Fixture.minimalSend(hash: 1)
         try await a.ledger.record(record)
         try await a.ledger.sync(to: b.ledger)
@@ -33,7 +33,7 @@ struct ReplicationTests {
     }
 
     @Test func aRecordOnBothSidesStaysOneRecord() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.send())
         b.clock.advance(by: 1)
         try await b.ledger.record(try Fixture.send(note: "typed on b"))
@@ -46,7 +46,7 @@ struct ReplicationTests {
     @Test func aRecordTwiceInOneChangeSetJoinsBothStates() async throws {
         // Merges read stored states a batch at a time; a later state of the same id in the batch
         // must join what the earlier one wrote, not the state read before it.
-        let (a, b, c) = (try TestLedger(), try TestLedger(), try TestLedger())
+        let (a, b, c) = (try await TestLedger(), try await TestLedger(), try await TestLedger())
         let record = try Fixture.minimalSend(hash: 1)
         try await a.ledger.record(record)
         try await a.ledger.setNote("from a", for: record.id)
@@ -60,7 +60,7 @@ struct ReplicationTests {
     }
 
     @Test func deltasCarryOnlyWhatThePeerLacks() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try (1...50).map { try Fixture.minimalSend(hash: $0) })
         #expect(try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID).recordCount == 50) // never heard of b
         try await a.ledger.sync(to: b.ledger)
@@ -76,7 +76,7 @@ struct ReplicationTests {
     }
 
     @Test func aDroppedDeltaIsSentAgainUntilAcknowledged() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.minimalSend(hash: 1))
         try await a.ledger.sync(to: b.ledger)
         try await b.ledger.sync(to: a.ledger)
@@ -91,7 +91,7 @@ struct ReplicationTests {
     }
 
     @Test func aDeltaFromAfterAGapDoesNotClaimWhatWasMissed() async throws {
-        let (a, b, c) = (try TestLedger(), try TestLedger(), try TestLedger())
+        let (a, b, c) = (try await TestLedger(), try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.minimalSend(hash: 1))
         try await a.ledger.sync(to: b.ledger)
         try await b.ledger.sync(to: a.ledger)
@@ -108,7 +108,7 @@ struct ReplicationTests {
     }
 
     @Test func aMergeIsAllOrNothing() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.minimalSend(hash: 1))
         try await b.ledger.record([try Fixture.minimalSend(hash: 2), try Fixture.minimalSend(vault: "other", hash: 3)])
         let good = try await b.ledger.changes(vault: "vault-1")
@@ -123,7 +123,7 @@ struct ReplicationTests {
     }
 
     @Test func aClearReachesOtherReplicasAndKeepsWhatCameAfter() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
         try await a.ledger.sync(to: b.ledger)
 
@@ -144,7 +144,7 @@ struct ReplicationTests {
     }
 
     @Test func aLaterEditOfAClearedRecordWaitsInvisiblyForItsRecordingAgain() async throws {
-        let (a, b) = (try TestLedger(), try TestLedger())
+        let (a, b) = (try await TestLedger(), try await TestLedger())
         let record = try Fixture.minimalSend(hash: 1)
         try await a.ledger.record(record)
         try await a.ledger.sync(to: b.ledger)
@@ -163,8 +163,8 @@ struct ReplicationTests {
     }
 
     @Test func clocksFarAheadNeitherPoisonNorWinForever() async throws {
-        let a = try TestLedger()
-        let ahead = try TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(365 * 86_400)))
+        let a = try await TestLedger()
+        let ahead = try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(365 * 86_400)))
         let record = try Fixture.minimalSend(hash: 1)
         try await ahead.ledger.record(record)
         try await ahead.ledger.setNote("from the future", for: record.id)
@@ -174,7 +174,7 @@ struct ReplicationTests {
         #expect(try await a.ledger.transaction(id: record.id)?.note == "from the future") // kept
         // The clock was not dragged a year ahead...
         try await a.ledger.record(try Fixture.minimalSend(hash: 2))
-        let stamp = try #require(try a.ledger.state(try Fixture.minimalSend(hash: 2).id)).facts.stamp
+        let stamp = try #require(try await a.ledger.state(try Fixture.minimalSend(hash: 2).id)).facts.stamp
         #expect(stamp.millis == a.clock.now.millis)
         // ...and an edit here still replaces the future value.
         try await a.ledger.setNote("edited here", for: record.id)
@@ -186,8 +186,8 @@ struct ReplicationTests {
     /// clock a year ahead was stamped by the local clock, before the watermark, so it showed
     /// here and was erased everywhere else.
     @Test func writesUnderAFarFutureClearAreStampedAfterIt() async throws {
-        let here = try TestLedger(), other = try TestLedger()
-        let ahead = try TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(365 * 86_400)))
+        let here = try await TestLedger(), other = try await TestLedger()
+        let ahead = try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(365 * 86_400)))
         try await ahead.ledger.clearHistory(vault: "vault-1")
         try await ahead.ledger.sync(to: here.ledger)
 
@@ -204,8 +204,8 @@ struct ReplicationTests {
     }
 
     @Test func aClockAnHourBehindCatchesUpThroughMerges() async throws {
-        let a = try TestLedger()
-        let behind = try TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(-3600)))
+        let a = try await TestLedger()
+        let behind = try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(-3600)))
         let record = try Fixture.minimalSend(hash: 1)
         try await a.ledger.record(record)
         try await a.ledger.setNote("a", for: record.id)
@@ -216,12 +216,12 @@ struct ReplicationTests {
     }
 
     @Test func aReadOnlyLedgerRefusesWritesAndMissingFiles() async throws {
-        let test = try TestLedger()
+        let test = try await TestLedger()
         try await test.ledger.record(try Fixture.send())
-        let readOnly = try Ledger(path: test.ledger.path, options: .init(readOnly: true))
+        let readOnly = try await Ledger.open(path: test.ledger.path, options: .init(readOnly: true))
         #expect(try await readOnly.all().count == 1)
         await #expect(throws: LedgerError.self) { try await readOnly.record(try Fixture.minimalSend(hash: 9)) }
-        #expect(throws: LedgerError.self) { try Ledger(path: test.directory.path("missing.sqlite"), options: .init(readOnly: true)) }
+        await #expect(throws: LedgerError.self) { try await Ledger.open(path: test.directory.path("missing.sqlite"), options: .init(readOnly: true)) }
     }
 
     @Test func aVersionOneLedgerUpgradesAndKeepsItsRecords() async throws {
@@ -237,7 +237,7 @@ struct ReplicationTests {
                 """)
         }
         try pool.close()
-        let ledger = try Ledger(path: path)
+        let ledger = try await Ledger.open(path: path)
         #expect(try await ledger.all() == [try Fixture.minimalSend(hash: 1)])
         #expect(try await ledger.changes(vault: "vault-1").recordCount == 1)
         #expect(try await ledger.vaults() == ["vault-1"])

@@ -206,7 +206,9 @@ import Testing
 
     // MARK: - Requests in flight
 
-    @Test(arguments: [(5, 10, nil as Int?, 5), (5, 5, 2, 2), (3, 3, nil, 3)])
+    // A client that never reaches the bound leaves the probe holding its requests: the time
+    // limit fails the test then.
+    @Test(.timeLimit(.minutes(5)), arguments: [(5, 10, nil as Int?, 5), (5, 5, 2, 2), (3, 3, nil, 3)])
     func requestsInFlightNeverExceedTheBound(total: Int, perEndpoint: Int, endpointBound: Int?, expected: Int) async throws {
         let records = try (1...12).map { try StatusFixture.bitcoinSend($0) }
         let harness = try await RefreshHarness(records)
@@ -226,7 +228,6 @@ import Testing
         #expect(summary.results.map(\.record.id) == (try await harness.ledger.pendingRecords()).map(\.id))
         #expect(await probe.maxInFlight == expected)
         #expect(await probe.completed == 12)
-        #expect(await !probe.stalled)
     }
 }
 

@@ -13,7 +13,7 @@ struct MergeCommand: LedgerCommand {
     @Flag(help: "Print the merge report as JSON.") var json = false
 
     func run(on ledger: Ledger) async throws {
-        let source = try Ledger(path: other, options: .init(readOnly: true))
+        let source = try await Ledger.open(path: other, options: .init(readOnly: true))
         guard source.replicaID != ledger.replicaID || source.path != ledger.path else {
             throw LedgerError.invalidInput(field: "merge", reason: "'\(other)' is this ledger itself")
         }

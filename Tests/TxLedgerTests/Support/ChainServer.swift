@@ -44,8 +44,10 @@ final class ChainServer: Sendable {
             if case .hang = reply { await log.waitForStop() }
             return Self.response(reply)
         }
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // The server, its connections and its handlers run on a thread of their own; waiting
+        // for it to listen has no deadline shorter than a hung test's.
+        let task = serverTask { try await server.run() }
+        try await serverTask { try await server.waitUntilListening(timeout: TestLimits.hang) }.value
         guard case let .ip4(_, port)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
         return ChainServer(url: URL(string: "http://127.0.0.1:\(port)")!, server: server, task: task, log: log)
     }

@@ -1,9 +1,11 @@
 import Foundation
+import Subprocess
+import SystemPackage
 import Testing
 
 /// Runs `txledger` as a child process and kills it with SIGKILL at a chosen moment, as a phone
-/// kills an app: no signal handler, no cleanup. Waiting and polling happen on a thread of
-/// their own, so the cooperative pool that other tests run on is never blocked.
+/// kills an app: no signal handler, no cleanup. swift-subprocess waits for it; the polling
+/// suspends between looks, so the cooperative pool that other tests run on is never blocked.
 enum KilledRun {
     enum Moment: Sendable, CustomStringConvertible {
         /// This long after the start.
@@ -34,41 +36,42 @@ enum KilledRun {
 
     static func run(_ cli: CLI, _ arguments: [String], killAt moment: Moment) async throws -> Outcome {
         try #require(FileManager.default.isExecutableFile(atPath: CLI.binary.path), "txledger is not built at \(CLI.binary.path)")
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["--db", cli.db] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
         let wal = cli.db + "-wal"
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    let start = Date()
-                    try process.run()
-                    var largest = 0, killed = false
-                    while process.isRunning {
-                        let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
-                        largest = max(largest, size ?? 0)
-                        let due: Bool = switch moment {
-                        case let .after(seconds): Date().timeIntervalSince(start) >= seconds
-                        case let .walReaches(bytes): largest >= bytes
-                        case .never: Date().timeIntervalSince(start) > 120 // a hang fails the test, not the suite
-                        }
-                        if due {
-                            killed = kill(process.processIdentifier, SIGKILL) == 0 && process.isRunning
-                            break
-                        }
-                        usleep(500)
-                    }
-                    process.waitUntilExit()
-                    killed = killed && process.terminationReason == .uncaughtSignal
-                    continuation.resume(returning: Outcome(killed: killed, status: process.terminationStatus,
-                                                           seconds: Date().timeIntervalSince(start), largestWAL: largest))
-                } catch {
-                    continuation.resume(throwing: error)
+        let start = Date()
+        let run = try await Subprocess.run(
+            .path(FilePath(CLI.binary.path)), arguments: Arguments(["--db", cli.db] + arguments),
+            input: .none, output: .discarded, error: .discarded
+        ) { execution in
+            // Polls the WAL's size until the moment comes or the process has ended by itself.
+            var largest = 0
+            while !hasExited(execution.processIdentifier.value) {
+                let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
+                largest = max(largest, size ?? 0)
+                let due: Bool = switch moment {
+                case let .after(seconds): Date().timeIntervalSince(start) >= seconds
+                case let .walReaches(bytes): largest >= bytes
+                case .never: Date().timeIntervalSince(start) > TestLimits.hang // a hang fails the test, not the suite
                 }
-            }.start()
+                if due {
+                    try execution.send(signal: .kill)
+                    return (sent: true, largest: largest)
+                }
+                try await Task.sleep(nanoseconds: 500_000)
+            }
+            return (sent: false, largest: largest)
         }
+        let (sent, largest) = run.closureResult
+        let (killed, status): (Bool, Int32) = switch run.terminationStatus {
+        case let .exited(code): (false, Int32(code))
+        case let .signaled(signal): (sent && signal == SIGKILL, Int32(signal))
+        }
+        return Outcome(killed: killed, status: status, seconds: Date().timeIntervalSince(start), largestWAL: largest)
+    }
+
+    /// Whether the child `pid` has ended, without reaping it (swift-subprocess does that).
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return true }
+        return info._sifields._sigchld.si_pid != 0
     }
 }

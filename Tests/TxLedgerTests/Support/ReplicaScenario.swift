@@ -63,10 +63,12 @@ final class ScenarioRun {
     /// Status regressions seen across merges that moved no watermark.
     private(set) var regressions: [String] = []
 
-    init(_ scenario: ReplicaScenario) throws {
-        ledgers = try (0..<scenario.replicas).map { i in
-            try TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(ReplicaScenario.skews[i])))
+    init(_ scenario: ReplicaScenario) async throws {
+        var ledgers: [TestLedger] = []
+        for i in 0..<scenario.replicas {
+            ledgers.append(try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(ReplicaScenario.skews[i]))))
         }
+        self.ledgers = ledgers
     }
 
     static func transaction(_ tx: Int) throws -> TransactionRecord {
@@ -98,7 +100,7 @@ final class ScenarioRun {
             default: try StatusUpdate(status)
             }
             let (stored, outcome) = try await ledgers[r].ledger.record(try TransactionRecord(facts: facts, status: update))
-            if outcome == .recorded, let stamp = try ledgers[r].ledger.state(stored.id)?.facts.stamp {
+            if outcome == .recorded, let stamp = try await ledgers[r].ledger.state(stored.id)?.facts.stamp {
                 recorded.append((stored.id, facts.vaultId, stamp))
             }
         case let .status(r, tx, to):

@@ -60,7 +60,7 @@ struct RefreshHarness {
     var ledger: Ledger { test.ledger }
 
     init(_ records: [TransactionRecord]) async throws {
-        test = try TestLedger(clock: ManualClock(StatusFixture.now))
+        test = try await TestLedger(clock: ManualClock(StatusFixture.now))
         clock = ManualRefreshClock(test.clock)
         for record in records { _ = try await test.ledger.record(record) }
     }

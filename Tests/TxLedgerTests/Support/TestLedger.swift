@@ -9,15 +9,15 @@ struct TestLedger {
     let clock: ManualClock
     let ledger: Ledger
 
-    init(clock: ManualClock = ManualClock()) throws {
+    init(clock: ManualClock = ManualClock()) async throws {
         directory = try TemporaryDirectory()
         self.clock = clock
-        ledger = try Ledger(path: directory.path("ledger.sqlite"), options: .init(wallClock: clock.wallClock, logger: .quiet))
+        ledger = try await Ledger.open(path: directory.path("ledger.sqlite"), options: .init(wallClock: clock.wallClock, logger: .quiet))
     }
 
     /// Opens the same file again, as a restarted app would.
-    func reopened(clock: ManualClock? = nil) throws -> Ledger {
-        try Ledger(path: ledger.path, options: .init(wallClock: (clock ?? self.clock).wallClock, logger: .quiet))
+    func reopened(clock: ManualClock? = nil) async throws -> Ledger {
+        try await Ledger.open(path: ledger.path, options: .init(wallClock: (clock ?? self.clock).wallClock, logger: .quiet))
     }
 }
 
@@ -28,8 +28,8 @@ extension Logger {
 
 extension Ledger {
     /// The stored CRDT state of a record (stamps included).
-    func state(_ id: TransactionID) throws -> RecordState? {
-        try pool.read { db in try RecordStore(db, path: path).fetch(id: id) }
+    func state(_ id: TransactionID) async throws -> RecordState? {
+        try await read { store in try store.fetch(id: id) }
     }
 
     /// Every record of every vault, hidden ones included.
