@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+let testDependencies: [Target.Dependency] = [
+    "TxLedger",
+    "TxLedgerTestSupport",
+    .product(name: "GRDB", package: "GRDB.swift"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "PropertyBased", package: "swift-property-based"),
+]
+
 let package = Package(
     name: "TxLedger",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -56,8 +64,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(
-            name: "TxLedgerTests",
+        // What the test targets share: fixtures, temporary ledgers, the built CLI, loopback chain
+        // servers, child processes. A target of its own, as swift-argument-parser's
+        // ArgumentParserTestHelpers; the test targets import it with @testable.
+        .target(
+            name: "TxLedgerTestSupport",
             dependencies: [
                 "TxLedger",
                 .product(name: "Logging", package: "swift-log"),
@@ -65,7 +76,17 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            path: "Tests/TxLedgerTestSupport"
         ),
+        // The tests by kind (README, "Tests"): `swift test --filter TxLedgerUnitTests` runs the
+        // fast ones. Unit: the library in process.
+        .testTarget(name: "TxLedgerUnitTests", dependencies: testDependencies),
+        // End to end: the built txledger binary, run as a person or a script would.
+        .testTarget(name: "TxLedgerEndToEndTests", dependencies: testDependencies),
+        // Crash and multi-process: txledger killed with SIGKILL, several processes on one file.
+        .testTarget(name: "TxLedgerCrashTests", dependencies: testDependencies),
+        // Long randomized searches: the bundle fuzzer and the replica convergence search.
+        .testTarget(name: "TxLedgerFuzzTests", dependencies: testDependencies),
     ]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A long run of the bundle fuzzer (Tests/TxLedgerTests/BundleFuzzTests.swift): the randomized
+# A long run of the bundle fuzzer (Tests/TxLedgerFuzzTests/BundleFuzzTests.swift): the randomized
 # mutator over the spec's vectors, with a larger budget than CI's, and the peak memory it took.
 # Usage: scripts/fuzz.sh [iterations per vector and layer, default 20000] [seed, default random]
 set -euo pipefail
@@ -13,7 +13,7 @@ bash scripts/setup-system.sh
 swift build --build-tests
 echo "fuzz: $TXLEDGER_FUZZ_ITERATIONS iterations per vector and layer, seed $TXLEDGER_FUZZ_SEED (TXLEDGER_FUZZ_SEED reruns it)"
 if [ -x /usr/bin/time ]; then
-  /usr/bin/time -f "fuzz: peak resident memory %M KiB, %e s" swift test --skip-build --filter BundleFuzzTests
+  /usr/bin/time -f "fuzz: peak resident memory %M KiB, %e s" swift test --skip-build --filter TxLedgerFuzzTests.BundleFuzzTests
 else
-  swift test --skip-build --filter BundleFuzzTests
+  swift test --skip-build --filter TxLedgerFuzzTests.BundleFuzzTests
 fi

@@ -1,0 +1,119 @@
+import Foundation
+@testable import TxLedger
+
+/// One entry of a set of test vectors, `Specs/vectors/v2/index.json` (the format writers use)
+/// or `Specs/vectors/v1/index.json` (the older format readers keep reading): Specs/bundle-format.md,
+/// "Test vectors".
+struct BundleVector: Codable {
+    let name: String
+    let comment: String
+    /// The bundle file, next to index.json.
+    let file: String
+    /// The secret that opens it: a sync key in its printable form, or a passphrase.
+    var syncKey: String?
+    var passphrase: String?
+    /// `ok`, or the failure class (see `BundleVector.failureClass`).
+    let expect: String
+    /// With `ok`: what the bundle decodes to.
+    var contents: Contents?
+    /// The folder of its set (not in the JSON).
+    var folder = Self.folder
+
+    private enum CodingKeys: String, CodingKey {
+        case name, comment, file, syncKey, passphrase, expect, contents
+    }
+
+    /// The set of the format writers use, and the set of format 1.
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v2")
+    static let formatOneFolder = folder.deletingLastPathComponent().appendingPathComponent("v1")
+
+    /// The vectors of both sets.
+    static func all() throws -> [BundleVector] {
+        try [folder, formatOneFolder].flatMap { folder in
+            try JSONDecoder().decode([BundleVector].self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
+                .map { vector in
+                    var vector = vector
+                    vector.folder = folder
+                    return vector
+                }
+        }
+    }
+
+    var path: String { folder.appendingPathComponent(file).path }
+
+    func secret() throws -> BundleSecret {
+        if let syncKey { return .syncKey(try SyncKey(printable: syncKey)) }
+        return .passphrase(try Passphrase(passphrase ?? "")) // none: an empty passphrase, refused
+    }
+
+    /// The name of a failure class in the vectors.
+    static func failureClass(_ error: BundleError) -> String {
+        switch error {
+        case .notABundle: "not_a_bundle"
+        case .unsupportedVersion: "unsupported_version"
+        case .wrongSecret: "wrong_secret"
+        case .secretKindMismatch: "secret_kind_mismatch"
+        case .headerTampered: "header_tampered"
+        case .payloadTampered: "payload_tampered"
+        case .truncated: "truncated"
+        case .trailingData: "trailing_data"
+        case .malformedContent: "malformed_content"
+        case .invalidKey, .invalidPassphrase, .io, .insufficientMemory: "\(error)"
+        }
+    }
+
+    /// A decoded change set: its header, and each record in the JSON shape of schema.md with the
+    /// stamps of its registers.
+    struct Contents: Codable, Equatable {
+        let vault: String
+        let origin: String
+        let since: Int64
+        let through: Int64
+        let knowledge: [String: Int64]
+        let clearedThrough: StampJSON?
+        let records: [Record]
+
+        struct Record: Codable, Equatable {
+            let record: TransactionRecord
+            /// `facts`, and each of `pending`, `terminal`, `note`, `labels`, `hidden` once written.
+            let stamps: [String: StampJSON]
+        }
+
+        init(_ header: ChangeSetHeader, records: [RecordState]) {
+            vault = header.vaultId
+            origin = header.origin.description
+            since = header.since
+            through = header.through
+            knowledge = Dictionary(uniqueKeysWithValues: header.knowledge.map { ($0.key.description, $0.value) })
+            clearedThrough = header.clearedThrough.map(StampJSON.init)
+            self.records = records.map { state in
+                let stamps: [(String, Stamp?)] = [("facts", state.facts.stamp), ("pending", state.status.pending),
+                                                  ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
+                                                  ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp)]
+                return Record(record: state.record, stamps: Dictionary(uniqueKeysWithValues: stamps.compactMap { name, stamp in
+                    stamp.map { (name, StampJSON($0)) }
+                }))
+            }
+        }
+    }
+
+    /// A stamp: `time` is `millis << 16 | counter`, `replica` 16 hex digits.
+    struct StampJSON: Codable, Equatable {
+        let time: Int64
+        let replica: String
+
+        init(_ stamp: Stamp) {
+            time = stamp.time
+            replica = stamp.replica.description
+        }
+    }
+
+    /// Reads the bundle at `path` to its end, as `import` does, keeping the records.
+    static func decode(_ path: String, secret: BundleSecret) throws -> Contents {
+        var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
+        var records: [RecordState] = []
+        while let record = try decoder.next() { records.append(record) }
+        return Contents(decoder.header, records: records)
+    }
+}

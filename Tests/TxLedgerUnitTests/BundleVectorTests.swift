@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+/// The test vectors of Specs/vectors: every one, of format 2 and of format 1, is read as
+/// `import` reads a bundle and must give its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift
+/// test --filter writeVectors` writes a new format 2 set (new random keys, salts and nonces);
+/// the contents they expect come from the source ledgers, not from decoding the bundles. The
+/// format 1 set was written by the format 1 writer and stays as it is.
+@Suite struct BundleVectorTests {
+    @Test func everyVectorGivesItsExpectedOutcome() throws {
+        try checkEveryVector()
+    }
+
+    /// What a device that upgraded does with a bundle an older TxLedger wrote: it imports, and
+    /// the ledger then holds exactly the records the vector says, stamps included.
+    @Test func aFormatOneBundleImports() async throws {
+        let vector = try #require(try BundleVector.all().first { $0.folder == BundleVector.formatOneFolder && $0.name == "key-full" })
+        let expected = try #require(vector.contents)
+        let target = try await TestLedger()
+        let imported = try await target.ledger.importBundle(at: vector.path, secret: try vector.secret())
+        #expect(imported.info.formatVersion == 1)
+        let held = try await target.ledger.changes(vault: expected.vault)
+        #expect(BundleVector.Contents(held.header, records: held.records).records == expected.records)
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TXLEDGER_WRITE_VECTORS"] == "1"))
+    func writeVectors() async throws {
+        try await VectorWriter().write()
+        try checkEveryVector()
+    }
+
+    private func checkEveryVector() throws {
+        let vectors = try BundleVector.all()
+        for folder in [BundleVector.folder, BundleVector.formatOneFolder] {
+            let set = vectors.filter { $0.folder == folder }
+            #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == 3, "\(folder.lastPathComponent)")
+            #expect(Set(set.map(\.expect)).isSuperset(of: ["ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
+                                                           "payload_tampered", "truncated", "trailing_data", "malformed_content"]))
+        }
+        #expect(vectors.contains { $0.expect == "unsupported_version" })
+        for vector in vectors {
+            let path = vector.path
+            do {
+                let contents = try BundleVector.decode(path, secret: try vector.secret())
+                #expect(vector.expect == "ok", "\(vector.name): decoded, expected \(vector.expect)")
+                #expect(contents == vector.contents, "\(vector.name): decoded contents")
+            } catch let error as BundleError {
+                #expect(BundleVector.failureClass(error) == vector.expect, "\(vector.name): \(error)")
+            }
+        }
+    }
+
+}
+
+/// Makes the vectors from real ledgers and real exports, then derives the damaged ones.
+private struct VectorWriter {
+    let folder = BundleVector.folder
+    let key = SyncKey.generate()
+    let passphrase = "vector passphrase: correct horse battery staple"
+
+    func write() async throws {
+        try? FileManager.default.removeItem(at: folder) // the format 2 set only
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
+            .trimmingCharacters(in: .newlines)
+        let (a, b) = (try await TestLedger(), try await TestLedger())
+
+        // Vault-1 at a: erased history, then every kind of record and register, knowing b.
+        try await a.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
+        a.clock.advance(by: 1)
+        try await a.ledger.clearHistory(vault: "vault-1")
+        a.clock.advance(by: 1)
+        try await a.ledger.record([try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature()])
+        try await a.ledger.updateStatus(try Fixture.send().id, to: try .failed(reason: "dropped or replaced"))
+        try await a.ledger.setNote(nil, for: try Fixture.send().id)
+        try await a.ledger.setHidden(true, for: try Fixture.signature().id)
+        try await b.ledger.record(try Fixture.minimalSend(hash: 3))
+        try await b.ledger.sync(to: a.ledger)
+        try await a.ledger.sync(to: b.ledger)
+        try await b.ledger.sync(to: a.ledger)
+        b.clock.advance(by: 2)
+        try await a.ledger.setLabels(["tax", "2025"], for: try Fixture.swap().id)
+
+        var vectors: [BundleVector] = []
+        func add(_ name: String, _ comment: String, file: String, expect: String, key: Bool = true,
+                 secret: String? = nil, contents: BundleVector.Contents? = nil) {
+            vectors.append(BundleVector(name: name, comment: comment, file: file, syncKey: key ? (secret ?? keyText) : nil,
+                                        passphrase: key ? nil : (secret ?? passphrase), expect: expect, contents: contents))
+        }
+
+        let full = try await export(a.ledger, "vault-1", to: "key-full.txb", secret: .syncKey(key), scope: .full)
+        add("key-full", "sync key; a full change set: a cleared watermark, knowledge of another replica, a send, a swap and a signature with every register", file: "key-full.txb", expect: "ok", contents: full)
+        let delta = try await export(a.ledger, "vault-1", to: "passphrase-delta.txb", secret: .passphrase(try Passphrase(passphrase)),
+                                     scope: .forPeer(b.ledger.replicaID))
+        add("passphrase-delta", "passphrase (Argon2id INTERACTIVE); a delta: the one record changed since the peer acknowledged", file: "passphrase-delta.txb", expect: "ok", key: false, contents: delta)
+
+        let c = try await TestLedger()
+        let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000) // 135,000 bytes: 3 chunks
+        try await c.ledger.record(try Fixture.signature(vault: "big", message: message))
+        let multi = try await export(c.ledger, "big", to: "key-multichunk.txb", secret: .syncKey(key), scope: .full)
+        add("key-multichunk", "sync key; one record whose message spans three chunks", file: "key-multichunk.txb", expect: "ok", contents: multi)
+
+        let wrongKey = String(decoding: SyncKey.generate().printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
+            .trimmingCharacters(in: .newlines)
+        add("key-wrong-key", "key-full.txb opened with another sync key", file: "key-full.txb", expect: "wrong_secret", secret: wrongKey)
+        add("passphrase-wrong", "passphrase-delta.txb opened with another passphrase", file: "passphrase-delta.txb", expect: "wrong_secret", key: false, secret: "vector passphrase: incorrect horse")
+        add("kind-mismatch", "key-full.txb (sync key) opened with a passphrase", file: "key-full.txb", expect: "secret_kind_mismatch", key: false)
+
+        let fullBytes = try bytes("key-full.txb"), multiBytes = try bytes("key-multichunk.txb")
+        let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
+        try derive("header-tampered.txb", from: fullBytes) { $0[60] ^= 0x01 }
+        add("header-tampered", "key-full.txb with byte 60 (inside the secretstream header) flipped", file: "header-tampered.txb", expect: "header_tampered")
+        try derive("mac-tampered.txb", from: fullBytes) { $0[100] ^= 0x80 }
+        add("mac-tampered", "key-full.txb with byte 100 (inside the header MAC) flipped", file: "mac-tampered.txb", expect: "header_tampered")
+        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 3 }
+        add("unknown-version", "key-full.txb with format version 3", file: "unknown-version.txb", expect: "unsupported_version")
+        try derive("version-changed.txb", from: fullBytes) { $0[8] = 1 }
+        add("version-changed", "key-full.txb with its version byte changed to 1, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
+        try derive("payload-tampered.txb", from: multiBytes) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
+        add("payload-tampered", "key-multichunk.txb with one byte of chunk 1 flipped", file: "payload-tampered.txb", expect: "payload_tampered")
+        try derive("chunks-reordered.txb", from: multiBytes) { bytes in
+            let (first, second) = (BundleHeader.size, BundleHeader.size + chunk)
+            let chunk0 = Array(bytes[first..<second]), chunk1 = Array(bytes[second..<second + chunk])
+            bytes.replaceSubrange(first..<second + chunk, with: chunk1 + chunk0)
+        }
+        add("chunks-reordered", "key-multichunk.txb with chunks 0 and 1 swapped", file: "chunks-reordered.txb", expect: "payload_tampered")
+        try derive("truncated.txb", from: multiBytes) { $0.removeLast($0.count - (BundleHeader.size + 2 * chunk)) }
+        add("truncated", "key-multichunk.txb cut after chunk 1, at a chunk boundary", file: "truncated.txb", expect: "truncated")
+        try derive("truncated-in-chunk.txb", from: fullBytes) { $0.removeLast() }
+        add("truncated-in-chunk", "key-full.txb without its last byte: the final chunk no longer authenticates", file: "truncated-in-chunk.txb", expect: "payload_tampered")
+        try derive("truncated-header.txb", from: fullBytes) { $0.removeLast($0.count - 50) }
+        add("truncated-header", "key-full.txb cut inside the header", file: "truncated-header.txb", expect: "truncated")
+        try derive("not-a-bundle.txb", from: Array("PK\u{3}\u{4}".utf8) + [UInt8](repeating: 0x20, count: 200)) { _ in }
+        add("not-a-bundle", "a file that does not start with the magic bytes", file: "not-a-bundle.txb", expect: "not_a_bundle")
+
+        try sealExactChunk("full-final-chunk.txb")
+        try derive("trailing-data.txb", from: try bytes("full-final-chunk.txb")) { $0.append(0x00) }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("full-final-chunk.txb"))
+        add("trailing-data", "a valid bundle whose final chunk is full-sized (65536 bytes of payload), followed by one byte", file: "trailing-data.txb", expect: "trailing_data")
+
+        try await sealMalformed("malformed-content.txb", from: a.ledger)
+        add("malformed-content", "authentic, but the send's amount is '1234567890.12345678901234567x'", file: "malformed-content.txb", expect: "malformed_content")
+
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(vectors).write(to: folder.appendingPathComponent("index.json"))
+    }
+
+    private func export(_ ledger: Ledger, _ vault: String, to file: String, secret: BundleSecret, scope: ExportScope) async throws -> BundleVector.Contents {
+        try await ledger.exportBundle(vault: vault, to: folder.appendingPathComponent(file).path, secret: secret, scope: scope, passphraseCost: .interactive)
+        let changes: ChangeSet = switch scope {
+        case let .forPeer(peer): try await ledger.changes(vault: vault, forPeer: peer)
+        default: try await ledger.changes(vault: vault)
+        }
+        return BundleVector.Contents(changes.header, records: changes.records)
+    }
+
+    private func bytes(_ file: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: folder.appendingPathComponent(file)))
+    }
+
+    private func derive(_ file: String, from bytes: [UInt8], _ change: (inout [UInt8]) -> Void) throws {
+        var bytes = bytes
+        change(&bytes)
+        try Data(bytes).write(to: folder.appendingPathComponent(file))
+    }
+
+    /// A valid change set whose payload is exactly one chunk: a signature message sized to fit.
+    private func sealExactChunk(_ file: String) throws {
+        let header = ChangeSetHeader(vaultId: "exact", origin: ReplicaID(rawValue: 1), since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+        var length = 60_000
+        while true {
+            let record = try Fixture.signature(vault: "exact", message: String(repeating: "x", count: length))
+            var encoder = PayloadEncoder()
+            encoder.encode(header)
+            encoder.encode(RecordState(recording: record, stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 1))))
+            if encoder.bytes.count == BundleWriter.chunkSize {
+                let writer = try BundleWriter(path: folder.appendingPathComponent(file).path, secret: .syncKey(key), cost: .interactive)
+                try writer.write(encoder.bytes)
+                _ = try writer.finish()
+                return
+            }
+            length += BundleWriter.chunkSize - encoder.bytes.count
+        }
+    }
+
+    /// An authentic bundle whose record does not validate.
+    private func sealMalformed(_ file: String, from ledger: Ledger) async throws {
+        let state = try #require(try await ledger.state(try Fixture.send().id))
+        let header = ChangeSetHeader(vaultId: "vault-1", origin: ledger.replicaID, since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+        var encoder = PayloadEncoder()
+        encoder.encode(header)
+        encoder.encode(state)
+        // Same length, so the frame's length prefix stays right.
+        let amount = Array("1234567890.123456789012345678".utf8), bad = Array("1234567890.12345678901234567x".utf8)
+        let range = try #require(encoder.bytes.firstRange(of: amount))
+        var payload = encoder.bytes
+        payload.replaceSubrange(range, with: bad)
+        let writer = try BundleWriter(path: folder.appendingPathComponent(file).path, secret: .syncKey(key), cost: .interactive)
+        try writer.write(payload)
+        _ = try writer.finish()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+/// The query plans of history pages: an index gives the newest-first order, so a page reads
+/// the rows it returns (plus those its filters skip), never the whole vault followed by a sort.
+/// Checked on the plan SQLite chooses, not by timing (the benchmarks time it, issue #7).
+struct HistoryIndexTests {
+    private func plan(_ filter: HistoryFilter, cursor: Bool = false) async throws -> String {
+        let test = try await TestLedger()
+        let records = try HistoryFixture.records(count: 40)
+        try await test.ledger.record(records)
+        let after = cursor ? PageCursor(after: records[20]) : nil
+        let (sql, arguments) = RecordStore.pageQuery(filter, after: after, limit: 51)
+        return try await test.ledger.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+        }.joined(separator: "\n")
+    }
+
+    @Test(arguments: [
+        (HistoryFilter(vault: "main"), "record_by_vault_time"),
+        (HistoryFilter(vault: "main", tab: .swaps), "record_by_vault_kind_time"),
+        (HistoryFilter(vault: "main", tab: .sends, chains: [try! Chain(parsing: "ethereum")]), "record_by_vault_chain_time"),
+        (HistoryFilter(vault: "main", chains: [try! Chain(parsing: "solana")]), "record_by_vault_chain_time"),
+        (HistoryFilter(vault: "main").inProgress, "record_in_progress"),
+        (HistoryFilter(vault: "main", tab: .swaps).inProgress, "record_in_progress"),
+        (HistoryFilter(vault: "main", tab: .sends, chains: [try! Chain(parsing: "bitcoin")]).inProgress, "record_in_progress"),
+        (HistoryFilter(), "record_by_time"),
+    ])
+    func pagesReadAnIndexInOrder(filter: HistoryFilter, index: String) async throws {
+        for cursor in [false, true] {
+            let plan = try await plan(filter, cursor: cursor)
+            #expect(plan.contains("INDEX \(index)"), "\(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+/// Live updates: an observed history yields after every write that changes it (issue #6).
+struct HistoryObservationTests {
+    @Test func yieldsAfterARecordAStatusUpdateAMergeAndAnImport() async throws {
+        let laptop = try await TestLedger(), phone = try await TestLedger()
+        let pages = laptop.ledger.observe(HistoryFilter(vault: "vault-1"), limit: 10)
+        var iterator = pages.makeAsyncIterator()
+        #expect(try await iterator.next()?.items.isEmpty == true)
+
+        let first = try Fixture.minimalSend(hash: 1)
+        try await laptop.ledger.record(first)
+        #expect(try await iterator.next()?.items.map(\.id) == [first.id])
+
+        _ = try await laptop.ledger.updateStatus(first.id, to: .pending)
+        #expect(try await iterator.next()?.items.map(\.status) == [.pending])
+
+        // A write elsewhere leaves this page unchanged: nothing is yielded for it, so the next
+        // value is the merge that follows.
+        try await laptop.ledger.record(try Fixture.minimalSend(vault: "other", hash: 2))
+        let second = try Fixture.minimalSend(hash: 3, at: Fixture.start.addingTimeInterval(60))
+        try await phone.ledger.record([first, second])
+        _ = try await phone.ledger.updateStatus(first.id, to: try .confirmed(at: nil))
+        _ = try await phone.ledger.sync(to: laptop.ledger, full: true)
+        let merged = try #require(try await iterator.next())
+        #expect(merged.items.map(\.id) == [second.id, first.id])
+        #expect(merged.items.last?.status == .confirmed)
+
+        let folder = try TemporaryDirectory()
+        let key = SyncKey.generate()
+        let third = try Fixture.minimalSend(hash: 4, at: Fixture.start.addingTimeInterval(120))
+        try await phone.ledger.record(third)
+        _ = try await phone.ledger.exportBundle(vault: "vault-1", to: folder.path("b.txlb"), secret: .syncKey(key), scope: .full)
+        _ = try await laptop.ledger.importBundle(at: folder.path("b.txlb"), secret: .syncKey(key))
+        #expect(try await iterator.next()?.items.map(\.id) == [third.id, second.id, first.id])
+    }
+
+    @Test func endsWhenTheObservingTaskIsCancelled() async throws {
+        let test = try await TestLedger()
+        let task = Task {
+            var count = 0
+            for try await _ in test.ledger.observe() {
+                count += 1
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+            return count
+        }
+        // The loop ends after the first page instead of waiting for a write that never comes.
+        #expect(try await task.value == 1)
+    }
+
+    @Test func aLimitBelowOneIsAnError() async throws {
+        let test = try await TestLedger()
+        var iterator = test.ledger.observe(limit: 0).makeAsyncIterator()
+        await #expect(throws: LedgerError.self) { _ = try await iterator.next() }
+    }
+}

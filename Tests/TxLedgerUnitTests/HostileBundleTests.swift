@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+/// Bundles that decrypt and authenticate, because whoever wrote them holds the secret, but whose
+/// content no honest replica writes. Each is refused with a clear error and the ledger left as
+/// it was, or neutralised as Specs/threat-model.md says.
+@Suite struct HostileBundleTests {
+    let folder: TemporaryDirectory
+    let source: TestLedger
+    let target: TestLedger
+    let secret = BundleSecret.syncKey(.generate())
+    /// A stored send of the source (its stamps are real ones), to be bent into hostile shapes.
+    let send: RecordState
+    static let forger = ReplicaID(rawValue: 7)
+
+    init() async throws {
+        (folder, source, target) = (try TemporaryDirectory(), try await TestLedger(), try await TestLedger())
+        let record = try Fixture.send(hash: 1)
+        try await source.ledger.record(record)
+        send = try #require(try await source.ledger.state(record.id))
+        try await target.ledger.record(try Fixture.minimalSend(hash: 9999))
+    }
+
+    /// A sealed bundle of `records` under a header for `vault`.
+    func bundle(_ records: [RecordState], vault: String = "vault-1", knowledge: [ReplicaID: Int64] = [:],
+                clearedThrough: Stamp? = nil) throws -> String {
+        var encoder = PayloadEncoder()
+        encoder.encode(ChangeSetHeader(vaultId: vault, origin: Self.forger, since: 0, through: 1,
+                                       knowledge: knowledge, clearedThrough: clearedThrough))
+        records.forEach { encoder.encode($0) }
+        return try BundleFixture.seal(encoder.bytes, with: secret, in: folder)
+    }
+
+    /// Imports `path`, expecting `error`, and checks that the target did not change at all.
+    func expectRefused<E: Error & Equatable>(_ path: String, _ error: E, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let before = try await ReplicaSnapshot(target.ledger)
+        await #expect(throws: error, sourceLocation: sourceLocation) {
+            try await target.ledger.importBundle(at: path, secret: secret)
+        }
+        #expect(try await ReplicaSnapshot(target.ledger) == before, "the ledger is unchanged", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [Int64(-1), Stamp.latestTime + 1, Int64.max])
+    func absurdStampsAreRefused(time: Int64) async throws {
+        var facts = send
+        facts.facts = Register(send.facts.value, stamp: Stamp(time: time, replica: Self.forger))
+        try await expectRefused(try bundle([facts]), BundleError.malformedContent(
+            "record 0: invalid facts stamp: stamp time \(time) is not between 1970 and 3000"))
+
+        var note = send
+        note.note = Register("n", stamp: Stamp(time: time, replica: Self.forger))
+        try await expectRefused(try bundle([note]), BundleError.malformedContent(
+            "record 0: invalid note stamp: stamp time \(time) is not between 1970 and 3000"))
+
+        try await expectRefused(try bundle([send], clearedThrough: Stamp(time: time, replica: Self.forger)), BundleError.malformedContent(
+            "invalid clear watermark: stamp time \(time) is not between 1970 and 3000"))
+    }
+
+    @Test func anotherReplicasFileWithAnAbsurdWatermarkCannotBeMergedFrom() async throws {
+        try await source.ledger.clearHistory(vault: "vault-1")
+        try await source.ledger.pool.write { db in try db.execute(sql: "UPDATE vault SET cleared_time = -5") }
+        await #expect(throws: LedgerError.invalidInput(field: "clear watermark", reason: "stamp time -5 is not between 1970 and 3000")) {
+            try await target.ledger.merge(try await source.ledger.changes(vault: "vault-1"))
+        }
+    }
+
+    @Test func aStampNearTheLimitCanBeEditedOverAndOneAtTheLimitIsAClearError() async throws {
+        var late = send
+        late.note = Register("from the year 2999", stamp: Stamp(time: Stamp.latestTime - 1, replica: Self.forger))
+        late.labels = Register(["end of time"], stamp: Stamp(time: Stamp.latestTime, replica: Self.forger))
+        let imported = try await target.ledger.importBundle(at: try bundle([late]), secret: secret)
+        #expect(imported.report.futureStamps == 2)
+        try await target.ledger.setNote("mine", for: send.id)
+        let note = try #require(try await target.ledger.state(send.id)?.note)
+        #expect(note.value == "mine" && note.stamp.time == Stamp.latestTime)
+
+        let before = try await ReplicaSnapshot(target.ledger)
+        await #expect(throws: LedgerError.invalidInput(field: "stamp", reason: "what this write replaces is stamped at the end of the stamp range (the year 3000) by replica \(Self.forger), so no later stamp exists")) {
+            try await target.ledger.setLabels(["mine"], for: send.id)
+        }
+        #expect(try await ReplicaSnapshot(target.ledger) == before)
+    }
+
+    @Test func oneIdTwiceJoinsByStampAndOneStampWithTwoValuesIsRefused() async throws {
+        let later = try Fixture.send(hash: 1, at: Fixture.start.addingTimeInterval(60)).facts
+        #expect(later.id == send.id && later != send.facts.value)
+        var second = send
+        second.facts = Register(later, stamp: Stamp(time: send.facts.stamp.time + 1, replica: Self.forger))
+
+        // Two frames of one id with different stamps: the join of both, in either order.
+        for order in [[send, second], [second, send]] {
+            let ledger = try await TestLedger()
+            try await ledger.ledger.importBundle(at: try bundle(order), secret: secret)
+            #expect(try await ledger.ledger.state(send.id) == send.joined(with: second))
+            #expect(try await ledger.ledger.state(send.id)?.facts.value.timestamp == later.timestamp)
+        }
+
+        // Two frames of one id, one stamp, different facts: the outcome would depend on their order.
+        var clash = second
+        clash.facts = Register(later, stamp: send.facts.stamp)
+        let refusal = LedgerError.invalidInput(field: "change set", reason: "record \(send.id) has another facts under the stamp of the stored one; replicas never write twice with one stamp, so it is forged, or a ledger file was copied to a second device")
+        try await expectRefused(try bundle([send, clash]), refusal)
+
+        // The same against a stored record: a note under the stamp of the stored note.
+        var noted = send
+        noted.note = Register("the real note", stamp: Stamp(time: send.facts.stamp.time + 5, replica: Self.forger))
+        try await target.ledger.importBundle(at: try bundle([noted]), secret: secret)
+        var forged = noted
+        forged.note = Register("a forged note", stamp: noted.note!.stamp)
+        try await expectRefused(try bundle([forged]), LedgerError.invalidInput(field: "change set", reason: "record \(send.id) has another note under the stamp of the stored one; replicas never write twice with one stamp, so it is forged, or a ledger file was copied to a second device"))
+    }
+
+    @Test func aBundleWritesOnlyTheVaultItNames() async throws {
+        // The frame of a vault-1 record, sent under a header for vault "other": frames carry
+        // no vault and no id, so it becomes a record of "other" with that vault's id.
+        let before = try await target.ledger.list(HistoryFilter(vault: "vault-1"), limit: 100).items
+        try await target.ledger.importBundle(at: try bundle([send], vault: "other"), secret: secret)
+        #expect(try await target.ledger.list(HistoryFilter(vault: "vault-1"), limit: 100).items == before)
+        let landed = try await target.ledger.list(HistoryFilter(vault: "other"), limit: 100).items
+        #expect(landed.count == 1 && landed[0].facts.vaultId == "other" && landed[0].id != send.id)
+        #expect(landed[0].id == (try Fixture.send(vault: "other", hash: 1)).id)
+    }
+
+    @Test func forgedLengthsAndCountsAreRefusedByTheirLimits() async throws {
+        var header = PayloadEncoder()
+        header.encode(ChangeSetHeader(vaultId: "vault-1", origin: Self.forger, since: 0, through: 1, knowledge: [:], clearedThrough: nil))
+        let base = header.bytes
+        func uvarint(_ value: UInt64) -> [UInt8] {
+            var value = value, bytes: [UInt8] = []
+            while value >= 0x80 { bytes.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
+            return bytes + [UInt8(value)]
+        }
+        // A frame length of 2^62, then a frame of 20 bytes whose tx_hash (field 4) claims 2^40 bytes.
+        try await expectRefused(try BundleFixture.seal(base + uvarint(1 << 62) + [0], with: secret, in: folder),
+                                BundleError.malformedContent("a frame length \(UInt64(1) << 62) exceeds \(8 << 20)"))
+        try await expectRefused(try BundleFixture.seal(base + [20, 4] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
+                                BundleError.malformedContent("a text length \(UInt64(1) << 40) exceeds 20"))
+        // A vault name whose length says 2^60 bytes, and a knowledge list of 2^50 entries.
+        try await expectRefused(try BundleFixture.seal(uvarint(1 << 60) + [0x61], with: secret, in: folder),
+                                BundleError.malformedContent("a text length \(UInt64(1) << 60) exceeds 1024"))
+        let vault = [7] + Array("vault-1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7, 0, 1]
+        try await expectRefused(try BundleFixture.seal(vault + uvarint(1 << 50), with: secret, in: folder),
+                                BundleError.malformedContent("the knowledge count \(UInt64(1) << 50) exceeds 65536"))
+    }
+
+    @Test func aForgedClaimToHoldThisReplicasFutureChangesCannotHideThemFromLaterDeltas() async throws {
+        try await target.ledger.importBundle(at: try bundle([send], knowledge: [target.ledger.replicaID: Int64.max]), secret: secret)
+        let later = try Fixture.minimalSend(hash: 2)
+        try await target.ledger.record(later)
+        let delta = try await target.ledger.changes(vault: "vault-1", forPeer: Self.forger)
+        #expect(delta.records.map(\.id).contains(later.id), "the claim was capped at the changes this replica had made")
+    }
+
+    @Test func aBundleSwappedBetweenTheCheckAndTheMergeIsRefused() async throws {
+        let path = try bundle([send])
+        let other = try Data(contentsOf: URL(fileURLWithPath: try bundle([send, try #require(try await source.ledger.state(send.id))])))
+        let before = try await ReplicaSnapshot(target.ledger)
+        // Someone with write access to the sync folder replaces the file once it was verified.
+        await #expect(throws: BundleError.io(path: path, reason: "it changed while it was being read")) {
+            try await target.ledger.importBundle(at: path, secret: secret) { progress in
+                if progress.phase == .verifying && progress.completed == progress.total {
+                    try? other.write(to: URL(fileURLWithPath: path))
+                }
+            }
+        }
+        #expect(try await ReplicaSnapshot(target.ledger) == before)
+    }
+
+    @Test func replayingAnOldBundleRegressesNothing() async throws {
+        let old = folder.path("old.txb")
+        try await source.ledger.record(try Fixture.minimalSend(hash: 2))
+        try await source.ledger.exportBundle(vault: "vault-1", to: old, secret: secret, scope: .full)
+        try await target.ledger.importBundle(at: old, secret: secret)
+
+        // Later, here: a confirmation, a note, a label, a hidden record, then a clear and a new record.
+        try await target.ledger.updateStatus(send.id, to: try StatusUpdate(.confirmed))
+        try await target.ledger.setNote("paid the rent", for: send.id)
+        try await target.ledger.setLabels(["rent"], for: send.id)
+        try await target.ledger.setHidden(true, for: try Fixture.minimalSend(hash: 2).id)
+        try await target.ledger.clearHistory(vault: "vault-1")
+        try await target.ledger.record(try Fixture.minimalSend(hash: 3))
+        let before = try await ReplicaSnapshot(target.ledger)
+
+        let replayed = try await target.ledger.importBundle(at: old, secret: secret)
+        #expect(replayed.report.recordsAdded == 0 && replayed.report.recordsChanged == 0)
+        #expect(try await ReplicaSnapshot(target.ledger) == before)
+    }
+}

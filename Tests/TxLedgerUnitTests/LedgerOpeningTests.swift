@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import PropertyBased
+import Testing
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+struct LedgerOpeningTests {
+    private func expectUnreadable(_ path: String, reason: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await #expect(sourceLocation: sourceLocation) { try await Ledger.open(path: path) } throws: { error in
+            guard case let LedgerError.unreadableDatabase(p, r) = error, p == path else { return false }
+            return reason.map { r == $0 } ?? true
+        }
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUntouched() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        await expectUnreadable(path, reason: "it is not a SQLite database")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("other.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ann')") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        await expectUnreadable(path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aLedgerFromANewerVersionIsRefusedAndLeftUntouched() async throws {
+        let test = try await TestLedger()
+        try await test.ledger.record(try Fixture.send())
+        try await test.ledger.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
+        let before = try await test.ledger.all()
+        await #expect(throws: LedgerError.newerSchema(path: test.ledger.path)) { try await test.reopened() }
+        #expect(try await test.ledger.all() == before)
+    }
+
+    @Test func aTruncatedLedgerFailsWithAClearErrorAndIsNotRepaired() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("ledger.sqlite")
+        do {
+            let ledger = try await Ledger.open(path: path)
+            try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
+            try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        let url = URL(fileURLWithPath: path)
+        let full = try Data(contentsOf: url)
+        let truncated = full.prefix(full.count / 3)
+        try truncated.write(to: url)
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+
+        await #expect {
+            let ledger = try await Ledger.open(path: path)
+            _ = try await ledger.all()
+        } throws: { error in
+            switch error as? LedgerError {
+            case .unreadableDatabase?, .storage?: true
+            default: false
+            }
+        }
+        #expect(try Data(contentsOf: url) == truncated)
+    }
+
+    @Test func reopeningKeepsTheReplicaIdentity() async throws {
+        let test = try await TestLedger()
+        #expect(try await test.reopened().replicaID == test.ledger.replicaID)
+        #expect(try await TestLedger().ledger.replicaID != test.ledger.replicaID)
+    }
+
+    @Test func createsMissingFolders() async throws {
+        let dir = try TemporaryDirectory()
+        let ledger = try await Ledger.open(path: dir.path("a/b/ledger.sqlite"))
+        try await ledger.record(try Fixture.send())
+        #expect(FileManager.default.fileExists(atPath: dir.path("a/b/ledger.sqlite")))
+    }
+
+    @Test func appliesThePragmasTheSpecNames() async throws {
+        let test = try await TestLedger()
+        let (mode, sync, keys) = try await test.ledger.pool.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        #expect(mode == "wal")
+        #expect(sync == 1) // NORMAL
+        #expect(keys == 1)
+        // Cache, checkpoint and WAL limits, on the writer and on readers alike.
+        func values(_ db: Database) throws -> [Int?] {
+            try ["cache_size", "wal_autocheckpoint", "journal_size_limit"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") }
+        }
+        let onRead = try await test.ledger.pool.read(values)
+        let onWrite = try await test.ledger.pool.write(values)
+        for row in [onRead, onWrite] {
+            #expect(row == [-65536, 8192, 33_554_432])
+        }
+    }
+
+    #if os(Linux)
+    @Test func defaultPathFollowsTheEnvironment() {
+        #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "/x/l.sqlite", "HOME": "/h"]) == "/x/l.sqlite")
+        #expect(Ledger.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/txledger/ledger.sqlite")
+        #expect(Ledger.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
+        #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "", "XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
+    }
+    #endif
+
+    @Test func aStoredValueOfTheWrongTypeIsAClearErrorNotACrash() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+        // INTEGER affinity keeps text that is not a number as text.
+        try await test.ledger.pool.write { db in try db.execute(sql: "UPDATE record SET timestamp_ms = 'soon'") }
+        await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
+            guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
+            return reason.contains("timestamp_ms") && reason.contains("wrong type")
+        }
+        let stored = try await test.ledger.pool.read { db in try String.fetchOne(db, sql: "SELECT timestamp_ms FROM record") }
+        #expect(stored == "soon") // reading reports it and changes nothing
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+struct LedgerRecordingTests {
+    @Test func everyFieldRoundTripsThroughTheStoreAndAReopen() async throws {
+        let test = try await TestLedger()
+        let records = [try Fixture.send(status: try .failed(reason: "dropped or replaced")), try Fixture.swap(), try Fixture.signature()]
+        for record in records {
+            let (stored, outcome) = try await test.ledger.record(record)
+            #expect(outcome == .recorded)
+            #expect(stored == record)
+            #expect(try await test.ledger.transaction(id: record.id) == record)
+        }
+        let reopened = try await test.reopened()
+        for record in records {
+            #expect(try await reopened.transaction(id: record.id) == record)
+        }
+        let send = try #require(try await reopened.transaction(id: records[0].id))
+        #expect(send.facts.details == records[0].facts.details)
+        if case let .send(details) = send.details {
+            #expect(details.amount.string == "1234567890.123456789012345678")
+        } else {
+            Issue.record("expected a send")
+        }
+    }
+
+    @Test func recordingTheSameTransactionTwiceKeepsOneRecord() async throws {
+        let test = try await TestLedger()
+        let first = try Fixture.send(note: "first")
+        try await test.ledger.record(first)
+        let stampBefore = try #require(try await test.ledger.state(first.id))
+
+        let other = try Fixture.send(at: Fixture.start.addingTimeInterval(99))
+        let again = try TransactionRecord(facts: other.facts, note: "second")
+        #expect(again.id == first.id && again.facts != first.facts)
+        let (stored, outcome) = try await test.ledger.record(again)
+        #expect(outcome == .alreadyRecorded(statusAdvanced: false))
+        #expect(stored == first) // facts and annotations of the first recording are kept
+        #expect(try await test.ledger.all().count == 1)
+        #expect(try await test.ledger.state(first.id) == stampBefore) // nothing was written
+    }
+
+    @Test func recordingAgainWithAHigherStatusAdvancesIt() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+        let confirmed = try TransactionRecord(facts: record.facts, status: try .confirmed(at: Fixture.start))
+        #expect(try await test.ledger.record(confirmed).outcome == .alreadyRecorded(statusAdvanced: true))
+        // A lower status recorded later never regresses it.
+        let pending = try TransactionRecord(facts: record.facts, status: .pending)
+        let (stored, outcome) = try await test.ledger.record(pending)
+        #expect(outcome == .alreadyRecorded(statusAdvanced: false))
+        #expect(stored.status == .confirmed)
+        #expect(stored.confirmedAt == Fixture.start)
+    }
+
+    @Test func batchesCountWhatTheyDid() async throws {
+        let test = try await TestLedger()
+        let batch = try (1...200).map { try Fixture.minimalSend(hash: $0, at: Fixture.start.addingTimeInterval(Double($0))) }
+        let summary = try await test.ledger.record(batch + [batch[0], batch[1]])
+        #expect(summary == RecordSummary(recorded: 200, alreadyRecorded: 2, statusAdvanced: 0))
+        #expect(try await test.ledger.all().count == 200)
+    }
+
+    @Test func appMetadataIsStoredOnceAndShared() async throws {
+        let test = try await TestLedger()
+        try await test.ledger.record([try Fixture.send(hash: 1), try Fixture.send(hash: 2), try Fixture.signature()])
+        let apps = try await test.ledger.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM app") }
+        #expect(apps == 2) // uniswap (two sends) and example.com
+    }
+
+    @Test func statusMovesThroughTheLattice() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+
+        let toPending = try await test.ledger.updateStatus(record.id, to: .pending)
+        #expect(toPending.changed && toPending.previousStatus == .broadcasted && toPending.record.status == .pending)
+
+        let confirmedAt = Fixture.start.addingTimeInterval(12.345)
+        let toConfirmed = try await test.ledger.updateStatus(record.id, to: try .confirmed(at: confirmedAt))
+        #expect(toConfirmed.record.status == .confirmed && toConfirmed.record.confirmedAt == confirmedAt)
+
+        let back = try await test.ledger.updateStatus(record.id, to: .pending)
+        #expect(back.refusal == .wouldRegress(current: .confirmed))
+        #expect(back.record.status == .confirmed)
+
+        let same = try await test.ledger.updateStatus(record.id, to: try .confirmed(at: confirmedAt))
+        #expect(same.refusal == .alreadyAt(.confirmed))
+
+        let failed = try await test.ledger.updateStatus(record.id, to: try .failed(reason: "reorged out"))
+        #expect(failed.changed && failed.record.status == .failed)
+        #expect(failed.record.failureReason == "reorged out" && failed.record.confirmedAt == nil)
+
+        #expect(try await test.reopened().transaction(id: record.id)?.status == .failed)
+    }
+
+    @Test func updatingAnUnknownRecordIsNotFound() async throws {
+        let test = try await TestLedger()
+        let id = try Fixture.minimalSend(hash: 9).id
+        await #expect(throws: LedgerError.notFound(id.rawValue)) { try await test.ledger.updateStatus(id, to: .pending) }
+        await #expect(throws: LedgerError.notFound(id.rawValue)) { try await test.ledger.setNote("x", for: id) }
+    }
+
+    @Test func annotationsAreIndependentRegisters() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+
+        #expect(try await test.ledger.setNote("dinner", for: record.id).note == "dinner")
+        #expect(try await test.ledger.setLabels(["tax", "food", "tax"], for: record.id).labels == ["food", "tax"])
+        #expect(try await test.ledger.setHidden(true, for: record.id).hidden)
+        #expect(try await test.ledger.list().items.isEmpty)
+        #expect(try await test.ledger.list(HistoryFilter(includeHidden: true)).items.count == 1)
+        #expect(try await test.ledger.setHidden(false, for: record.id).hidden == false)
+        #expect(try await test.ledger.list().items.count == 1)
+
+        let cleared = try await test.ledger.setNote(nil, for: record.id)
+        #expect(cleared.note == nil && cleared.labels == ["food", "tax"])
+        let state = try #require(try await test.ledger.state(record.id))
+        #expect(state.note != nil) // a cleared note is a written register (so the clear replicates)
+    }
+
+    @Test func writingTheSameAnnotationAgainWritesNothing() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+        try await test.ledger.setNote("same", for: record.id)
+        let before = try await test.ledger.state(record.id)
+        try await test.ledger.setNote("same", for: record.id)
+        try await test.ledger.setHidden(false, for: record.id) // never hidden: nothing to write
+        #expect(try await test.ledger.state(record.id) == before)
+    }
+
+    /// Runs a bad annotation write on a fully annotated record: it must fail naming `field`
+    /// and leave the record exactly as it was.
+    private func expectRefused(_ field: String, _ write: @Sendable (Ledger, TransactionID) async throws -> TransactionRecord) async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.send()
+        try await test.ledger.record(record)
+        let before = try await test.ledger.state(record.id)
+        await #expect { try await write(test.ledger, record.id) } throws: { error in
+            guard case let LedgerError.invalidInput(f, _) = error else { return false }
+            return f == field
+        }
+        #expect(try await test.ledger.state(record.id) == before)
+    }
+
+    @Test func anOversizedNoteIsRefused() async throws {
+        try await expectRefused("note") { try await $0.setNote(String(repeating: "x", count: 10_001), for: $1) }
+    }
+
+    @Test func aMultiLineLabelIsRefused() async throws {
+        try await expectRefused("label") { try await $0.setLabels(["bad\nlabel"], for: $1) }
+    }
+
+    @Test func tooManyLabelsAreRefused() async throws {
+        try await expectRefused("labels") { try await $0.setLabels((0...32).map { "l\($0)" }, for: $1) }
+    }
+
+    @Test func lookupByHashAcceptsAnySpelling() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.send()
+        try await test.ledger.record(record)
+        let hash = try #require(record.txHash)
+        for spelling in [hash, hash.uppercased(), String(hash.dropFirst(2)), "0X" + hash.dropFirst(2).uppercased()] {
+            #expect(try await test.ledger.resolve(spelling).id == record.id, "\(spelling)")
+        }
+        #expect(try await test.ledger.resolve(record.id.rawValue.uppercased()).id == record.id)
+        await #expect(throws: LedgerError.notFound("0xfeed")) { try await test.ledger.resolve("0xfeed") }
+    }
+
+    @Test func aHashInTwoVaultsIsAmbiguous() async throws {
+        let test = try await TestLedger()
+        let a = try Fixture.minimalSend(vault: "a", hash: 5), b = try Fixture.minimalSend(vault: "b", hash: 5)
+        try await test.ledger.record([a, b])
+        await #expect(throws: LedgerError.ambiguous(hash: Fixture.evmHash(5), ids: [a.id, b.id].sorted())) {
+            try await test.ledger.resolve(Fixture.evmHash(5))
+        }
+    }
+
+    @Test func concurrentWritersLoseNothing() async throws {
+        let test = try await TestLedger()
+        let ledger = test.ledger
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for i in 0..<25 {
+                        let record = try Fixture.minimalSend(hash: task * 100 + i)
+                        try await ledger.record(record)
+                        try await ledger.setNote("task \(task)", for: record.id)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let all = try await ledger.all()
+        #expect(all.count == 200)
+        #expect(all.allSatisfy { $0.note?.hasPrefix("task ") == true })
+    }
+}
