@@ -35,7 +35,8 @@ import Testing
         let vectors = try BundleVector.all()
         for folder in [BundleVector.folder, BundleVector.formatOneFolder] {
             let set = vectors.filter { $0.folder == folder }
-            #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == 3, "\(folder.lastPathComponent)")
+            let ok = folder == BundleVector.folder ? 4 : 3
+            #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == ok, "\(folder.lastPathComponent)")
             #expect(Set(set.map(\.expect)).isSuperset(of: ["ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
                                                            "payload_tampered", "truncated", "trailing_data", "malformed_content"]))
         }
@@ -143,6 +144,48 @@ private struct VectorWriter {
         try await sealMalformed("malformed-content.txb", from: a.ledger)
         add("malformed-content", "authentic, but the send's amount is '1234567890.12345678901234567x'", file: "malformed-content.txb", expect: "malformed_content")
 
+        // Frames a writer never makes, each authentic: a reader refuses them, it repairs nothing.
+        let stamp = Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 0x0A))
+        let send = RecordState(recording: try Fixture.send(status: try .failed(reason: "reverted")), stamp: stamp)
+        let swap = RecordState(recording: try Fixture.swap(), stamp: stamp)
+        func frame(_ file: String, _ state: RecordState, _ change: (inout RecordValues) -> Void) throws {
+            var values = RecordRow.portableValues(state)
+            values["explorer_url"] = .null
+            change(&values)
+            var encoder = PayloadEncoder()
+            encoder.encode(Self.header(vault: "vault-1"))
+            encoder.encodeFrame(values)
+            try seal(file, encoder.bytes)
+        }
+        try frame("frame-field-of-another-kind.txb", swap) { $0["amount"] = "5".databaseValue }
+        add("frame-field-of-another-kind", "authentic; a swap whose frame carries a send's amount (field 13)", file: "frame-field-of-another-kind.txb", expect: "malformed_content")
+        try frame("frame-half-stamp.txb", send) { $0["terminal_replica"] = .null }
+        add("frame-half-stamp", "authentic; a failed send whose terminal stamp has its time (44) but not its replica (45)", file: "frame-half-stamp.txb", expect: "malformed_content")
+        try frame("frame-value-without-stamp.txb", send) { $0["note_time"] = .null; $0["note_replica"] = .null }
+        add("frame-value-without-stamp", "authentic; a note (47) without the note register's stamp (48, 49)", file: "frame-value-without-stamp.txb", expect: "malformed_content")
+        try frame("frame-register-without-value.txb", try RecordState(recording: try Fixture.send(hidden: true), stamp: stamp)) { $0["hidden"] = .null }
+        add("frame-register-without-value", "authentic; a hidden register's stamp (54, 55) without its value (53)", file: "frame-register-without-value.txb", expect: "malformed_content")
+        try frame("frame-empty-text.txb", send) { $0["memo"] = "".databaseValue }
+        add("frame-empty-text", "authentic; a memo (19) that is the empty text", file: "frame-empty-text.txb", expect: "malformed_content")
+        try frame("frame-default-explorer.txb", send) { $0["explorer_url"] = send.facts.value.explorerUrl!.databaseValue }
+        add("frame-default-explorer", "authentic; explorer_url (5) written out although it is the chain's default page", file: "frame-default-explorer.txb", expect: "malformed_content")
+
+        // Labels are a set in NFC sorted by UTF-8 bytes: a frame with decomposed, repeated and
+        // unsorted labels reads as that set.
+        let labelled = RecordState(recording: try Fixture.send(labels: ["z"]), stamp: stamp)
+        try frame("labels-normalized.txb", labelled) {
+            $0["labels"] = #"["z","e\u0301","\u00e9","a","a"]"#.databaseValue
+        }
+        let normalized = RecordState(facts: labelled.facts, status: labelled.status, lastCheckedAt: labelled.lastCheckedAt, note: labelled.note,
+                                     labels: Register(["a", "z", "\u{E9}"], stamp: stamp), hidden: labelled.hidden)
+        add("labels-normalized", "sync key; labels [z, e + U+0301, U+00E9, a, a] read as the set [a, z, U+00E9]", file: "labels-normalized.txb", expect: "ok",
+            contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: [normalized]))
+
+        try sealEmptyFinalChunk("empty-final-chunk.txb")
+        add("empty-final-chunk", "a payload of exactly 65536 bytes written as a full TAG_MESSAGE chunk and an empty TAG_FINAL chunk", file: "empty-final-chunk.txb", expect: "malformed_content")
+        try sealMalformedThenTampered("malformed-then-tampered.txb")
+        add("malformed-then-tampered", "an invalid record in chunk 0 and a flipped byte in chunk 1: damage to the file is reported first", file: "malformed-then-tampered.txb", expect: "payload_tampered")
+
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(vectors).write(to: folder.appendingPathComponent("index.json"))
@@ -169,21 +212,59 @@ private struct VectorWriter {
 
     /// A valid change set whose payload is exactly one chunk: a signature message sized to fit.
     private func sealExactChunk(_ file: String) throws {
-        let header = ChangeSetHeader(vaultId: "exact", origin: ReplicaID(rawValue: 1), since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+        try seal(file, try Self.exactChunkPayload())
+    }
+
+    private static func exactChunkPayload() throws -> [UInt8] {
         var length = 60_000
         while true {
             let record = try Fixture.signature(vault: "exact", message: String(repeating: "x", count: length))
             var encoder = PayloadEncoder()
-            encoder.encode(header)
+            encoder.encode(header(vault: "exact"))
             encoder.encode(RecordState(recording: record, stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 1))))
-            if encoder.bytes.count == BundleWriter.chunkSize {
-                let writer = try BundleWriter(path: folder.appendingPathComponent(file).path, secret: .syncKey(key), cost: .interactive)
-                try writer.write(encoder.bytes)
-                _ = try writer.finish()
-                return
-            }
+            if encoder.bytes.count == BundleWriter.chunkSize { return encoder.bytes }
             length += BundleWriter.chunkSize - encoder.bytes.count
         }
+    }
+
+    static func header(vault: String) -> ChangeSetHeader {
+        ChangeSetHeader(vaultId: vault, origin: ReplicaID(rawValue: 1), since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+    }
+
+    private func seal(_ file: String, _ payload: [UInt8]) throws {
+        let writer = try BundleWriter(path: folder.appendingPathComponent(file).path, secret: .syncKey(key), cost: .interactive)
+        try writer.write(payload)
+        _ = try writer.finish()
+    }
+
+    /// A payload of exactly one chunk, as `sealExactChunk` makes it, pushed as a full
+    /// TAG_MESSAGE chunk followed by an empty TAG_FINAL chunk (which `BundleWriter` never does).
+    private func sealEmptyFinalChunk(_ file: String) throws {
+        let payload = try Self.exactChunkPayload()
+        let salt = Sodium.randomBytes(BundleHeader.saltBytes)
+        let keys = try BundleKeys(secret: .syncKey(key), salt: salt, cost: nil)
+        let encryptor = SecretStreamEncryptor(key: keys.streamKey)
+        let header = keys.seal(version: BundleHeader.currentVersion, mode: .syncKey, cost: nil, salt: salt, streamHeader: encryptor.header)
+        var bytes = header.bytes
+        payload.withUnsafeBytes { encryptor.push($0, final: false, into: &bytes) }
+        [UInt8]().withUnsafeBytes { encryptor.push($0, final: true, into: &bytes) }
+        try Data(bytes).write(to: folder.appendingPathComponent(file))
+    }
+
+    /// An invalid first record (a swap with an amount) in chunk 0, a long valid signature
+    /// after it, and one byte of chunk 1 flipped.
+    private func sealMalformedThenTampered(_ file: String) throws {
+        var values = RecordRow.portableValues(RecordState(recording: try Fixture.swap(), stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))))
+        values["explorer_url"] = .null
+        values["amount"] = "5".databaseValue
+        var encoder = PayloadEncoder()
+        encoder.encode(Self.header(vault: "vault-1"))
+        encoder.encodeFrame(values)
+        let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000)
+        encoder.encode(RecordState(recording: try Fixture.signature(message: message), stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))))
+        try seal(file, encoder.bytes)
+        let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
+        try derive(file, from: try bytes(file)) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
     }
 
     /// An authentic bundle whose record does not validate.
@@ -198,8 +279,6 @@ private struct VectorWriter {
         let range = try #require(encoder.bytes.firstRange(of: amount))
         var payload = encoder.bytes
         payload.replaceSubrange(range, with: bad)
-        let writer = try BundleWriter(path: folder.appendingPathComponent(file).path, secret: .syncKey(key), cost: .interactive)
-        try writer.write(payload)
-        _ = try writer.finish()
+        try seal(file, payload)
     }
 }

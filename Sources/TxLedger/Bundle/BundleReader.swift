@@ -77,6 +77,7 @@ final class BundleReader {
 
     /// The next chunk's plaintext, or `nil` once the final chunk has been returned and the file
     /// is known to end there.
+    /// - Throws: the first failure of the file in stream order (bundle-format.md, "Reading").
     func nextChunk() throws -> [UInt8]? {
         guard !finished else { return nil }
         let ciphertext = try Self.read(file, count: Self.chunkBytes, path: path)
@@ -90,11 +91,20 @@ final class BundleReader {
         if isFinal {
             guard try Self.read(file, count: 1, path: path).isEmpty else { throw BundleError.trailingData }
             finished = true
+            // Authentic, so a writer made it: a writer's last chunk holds at least one byte.
+            guard !plaintext.isEmpty else { throw BundleError.malformedContent("the final chunk is empty") }
         } else if ciphertext.count < Self.chunkBytes {
             // Authentic, so a writer made it: writers only write full chunks before the final one.
             throw BundleError.malformedContent("chunk \(chunkIndex - 1) is shorter than a full chunk but not final")
         }
         return plaintext
+    }
+
+    /// Reads and authenticates every chunk left, for a caller that stops decoding early: a
+    /// failure of the file itself (a damaged or missing chunk, trailing data) is reported
+    /// before one of its content (bundle-format.md, "Reading").
+    func authenticateRest() throws {
+        while try nextChunk() != nil {}
     }
 
     /// Up to `count` bytes, fewer only at the end of the file.

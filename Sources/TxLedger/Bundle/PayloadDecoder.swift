@@ -4,8 +4,9 @@ import GRDB
 /// format 2, as `PayloadEncoder` writes it, and format 1, whose frames write every text as it is
 /// and every time as an svarint (`RecordFrameField.Kind.inFormat`). Everything is checked:
 /// canonical varints and texts, field numbers in increasing order, replica and shared text
-/// references, and each record as the ledger validates input (its vault is the header's). Any
-/// deviation is `BundleError.malformedContent`.
+/// references, each frame's shape (`FrameShape`), and each record as the ledger validates input
+/// (its vault is the header's). Any deviation is `BundleError.malformedContent`: nothing is
+/// repaired.
 struct PayloadDecoder {
     /// Most entries a knowledge list or the replica table may have.
     private static let maxReplicas = 1 << 16
@@ -14,13 +15,39 @@ struct PayloadDecoder {
     /// Records decoded so far.
     private(set) var recordCount = 0
     private let version: UInt8
+    private let reader: BundleReader
     private var source: StreamBytes
     private var sharedTexts = SharedTextTable()
     private var replicas: [ReplicaID]
     /// The replica table's entries, to refuse one introduced twice in constant time.
     private var known: Set<ReplicaID>
 
+    /// Failures of the file itself come before those of its content (bundle-format.md,
+    /// "Reading"): when decoding fails, every chunk left is still read and authenticated.
     init(_ reader: BundleReader) throws {
+        do {
+            try self.init(decoding: reader)
+        } catch {
+            throw try Self.fileFailureFirst(error, reader)
+        }
+    }
+
+    /// The next record, or `nil` at the end of the payload.
+    mutating func next() throws -> RecordState? {
+        do {
+            return try decodeNext()
+        } catch {
+            throw try Self.fileFailureFirst(error, reader)
+        }
+    }
+
+    private static func fileFailureFirst(_ error: any Error, _ reader: BundleReader) throws -> any Error {
+        if case BundleError.malformedContent = error { try reader.authenticateRest() }
+        return error
+    }
+
+    private init(decoding reader: BundleReader) throws {
+        self.reader = reader
         var source = StreamBytes(reader)
         let vault = try source.readText(limit: 1024)
         do {
@@ -64,8 +91,7 @@ struct PayloadDecoder {
         self.known = known
     }
 
-    /// The next record, or `nil` at the end of the payload.
-    mutating func next() throws -> RecordState? {
+    private mutating func decodeNext() throws -> RecordState? {
         guard try !source.isAtEnd() else { return nil }
         let length = try source.readCount(limit: RecordFrameField.maxFrameBytes, "a frame length")
         var frame = FrameBytes(try source.readBytes(length))
@@ -96,13 +122,16 @@ struct PayloadDecoder {
                 values[position: position] = time.databaseValue
             }
         }
+        try FrameShape.check(values, record: recordCount)
+        let record: RecordState
         do {
-            let record = try RecordRow.validated(values)
-            recordCount += 1
-            return record
+            record = try RecordRow.validated(values)
         } catch let error as LedgerError {
             throw BundleError.malformedContent("record \(recordCount): \(error.localizedDescription)")
         }
+        try FrameShape.checkExplorerURL(sent: !values["explorer_url"].isNull, of: record, record: recordCount)
+        recordCount += 1
+        return record
     }
 
     private static func readReplica(from source: inout some PayloadSource, table: inout [ReplicaID], known: inout Set<ReplicaID>) throws -> ReplicaID {

@@ -41,6 +41,11 @@ struct PayloadEncoder {
         if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
             values["explorer_url"] = .null // the reader derives the same default
         }
+        encodeFrame(values)
+    }
+
+    /// Writes one frame of `values` as they are (tests make malformed frames with it).
+    mutating func encodeFrame(_ values: RecordValues) {
         var frame: [UInt8] = [], bases = FrameTimeBases()
         for (index, field) in RecordFrameField.all.enumerated() {
             let value = values[position: RecordFrameField.positions[index]]

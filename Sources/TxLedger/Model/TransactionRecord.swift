@@ -57,12 +57,14 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
 
     static let maxLabels = 32
 
-    /// Labels as a set: each a single line of at most 64 bytes, at most 32, sorted, unique.
+    /// Labels as a set (Specs/schema.md, "Labels"): each one line of at most 64 bytes, in
+    /// Unicode NFC (checked after the conversion); at most 32; without duplicates; sorted by
+    /// their UTF-8 bytes.
     static func normalizedLabels(_ labels: [String]) throws -> [String] {
-        let unique = Set(try labels.map { try TextField.line(max: 64).validate($0, field: "label") })
+        let unique = Set(try labels.map { try TextField.line(max: 64).validate($0.precomposedStringWithCanonicalMapping, field: "label") })
         guard unique.count <= maxLabels else {
             throw LedgerError.invalidInput(field: "labels", reason: "\(unique.count) labels; the limit is \(maxLabels)")
         }
-        return unique.sorted()
+        return unique.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

@@ -55,16 +55,15 @@ struct HistoryListing {
         return out
     }
 
-    private static let timeFormat: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm"
-        return formatter
-    }()
+    /// The local clock time, `HH:mm`, from whole milliseconds (no `Double` on the way to text).
+    private static func clockTime(_ date: Date) -> String {
+        let t = CivilTime(date, in: .current)
+        return (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
+    }
 
     private func row(_ r: TransactionRecord, trailing: String?) -> Row {
         Row(cells: [
-            Cell(Self.timeFormat.string(from: r.timestamp)),
+            Cell(Self.clockTime(r.timestamp)),
             Cell(HistoryText.kind(r.kind), colour: Row.colour(of: r.kind)),
             Cell(HistoryText.status(r.status), colour: Row.colour(of: r.status)),
             Cell(r.chain.id),
