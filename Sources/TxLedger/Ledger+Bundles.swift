@@ -4,8 +4,11 @@ public enum ExportScope: Sendable, Equatable {
     case full
     /// What `peer` has not acknowledged (everything if it never said).
     case forPeer(ReplicaID)
-    /// What some peer known for the vault has not acknowledged yet: everything after the least
-    /// change all of them hold, so any of them can use the bundle; everything if none is known.
+    /// What some peer of the vault has not acknowledged yet: everything after the least change
+    /// that every peer heard from within `Ledger.Options.peerHorizonMillis` holds, so any of
+    /// them can use the bundle; everything if there is none. A peer not heard from for longer,
+    /// or forgotten, no longer holds deltas back; when it comes back it says what it holds and
+    /// gets the rest (crdt.md, "Deltas").
     case knownPeers
 }
 
@@ -28,15 +31,15 @@ extension Ledger {
                              passphraseCost: Argon2idCost = .moderate,
                              progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
         try TextField.identifier.validate(vault, field: "vault")
-        let origin = replicaID, ownFiles = ownFiles
+        let ownFiles = ownFiles, heardSince = options.wallClock().millis - options.peerHorizonMillis
         return try await read { store in
             guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
             let since: Int64 = switch scope {
             case .full: 0
             case let .forPeer(peer): try store.acknowledged(vault, by: peer)
-            case .knownPeers: try store.leastAcknowledged(vault)
+            case .knownPeers: try store.leastAcknowledged(vault, heardSince: heardSince)
             }
-            let header = try Self.header(vault, origin: origin, since: since, store: store)
+            let header = try Self.header(vault, since: since, store: store)
             let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: since)
             let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost, sparing: ownFiles)
             var encoder = PayloadEncoder()
@@ -70,7 +73,6 @@ extension Ledger {
         let (info, keys) = try await DedicatedThread.run {
             try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
         }
-        let me = replicaID
         let report = try await write { store, stamps in
             // Read again with the same keys: every byte merged is authenticated a second time,
             // and a file swapped in between fails (rolling the transaction back).
@@ -84,7 +86,7 @@ extension Ledger {
                         progress?(BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize))
                     }
                 }
-            }, into: store, stamps: &stamps, me: me, report: &report)
+            }, into: store, stamps: &stamps, report: &report)
             return report
         }
         progress?(BundleProgress(phase: .merging, completed: info.byteCount, total: info.byteCount))

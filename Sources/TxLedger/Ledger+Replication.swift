@@ -10,18 +10,23 @@ extension Ledger {
     /// replica what it holds (in its own change sets), or the whole vault when `peer` is `nil`
     /// or has never said.
     public func changes(vault: String, forPeer peer: ReplicaID? = nil) async throws -> ChangeSet {
-        let origin = replicaID
-        return try await read { store in
+        try await read { store in
             let since = try peer.map { try store.acknowledged(vault, by: $0) } ?? 0
-            return ChangeSet(header: try Self.header(vault, origin: origin, since: since, store: store),
+            return ChangeSet(header: try Self.header(vault, since: since, store: store),
                              records: try store.fetchStored(vault: vault, changedAfter: since))
         }
     }
 
-    /// The header of a change set of `vault` from this replica, covering its changes after `since`.
-    static func header(_ vault: String, origin: ReplicaID, since: Int64, store: RecordStore) throws -> ChangeSetHeader {
-        ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: try LedgerMeta.seq(store.db),
-                        knowledge: try store.held(vault), clearedThrough: try store.watermark(vault).stamp)
+    /// The header of a change set of `vault` from this replica, covering its changes after
+    /// `since`: with the epochs from the one holding `since` (or, for a full change set, the one
+    /// holding `through`), and the epoch of each knowledge entry.
+    static func header(_ vault: String, since: Int64, store: RecordStore) throws -> ChangeSetHeader {
+        let through = try LedgerMeta.seq(store.db)
+        let held = try store.held(vault)
+        return ChangeSetHeader(vaultId: vault, origin: try LedgerMeta.replicaID(store.db), since: since, through: through,
+                               knowledge: held.mapValues(\.seq), knowledgeEpochs: held.compactMapValues(\.epoch),
+                               lineage: try store.epochs(from: since > 0 ? since : through),
+                               clearedThrough: try store.watermark(vault).stamp)
     }
 
     /// Merges change sets into this replica, all in one transaction: afterwards this replica
@@ -30,14 +35,13 @@ extension Ledger {
     /// - Throws: `LedgerError.invalidInput` if a change set carries a record of another vault.
     @discardableResult
     public func merge(_ changeSets: [ChangeSet]) async throws -> MergeReport {
-        let me = replicaID
         let report = try await write { store, stamps in
             var report = MergeReport()
             for changes in changeSets {
                 for record in changes.records where record.facts.value.vaultId != changes.vaultId {
                     throw LedgerError.invalidInput(field: "change set", reason: "a change set for vault '\(changes.vaultId)' carries record \(record.id) of another vault")
                 }
-                try Self.merge(changes.header, records: changes.records.forEach, into: store, stamps: &stamps, me: me, report: &report)
+                try Self.merge(changes.header, records: changes.records.forEach, into: store, stamps: &stamps, report: &report)
             }
             return report
         }
@@ -74,7 +78,7 @@ extension Ledger {
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
     static func merge(_ header: ChangeSetHeader, records: ((RecordState) throws -> Void) throws -> Void,
-                      into store: RecordStore, stamps: inout StampSource, me: ReplicaID, report: inout MergeReport) throws {
+                      into store: RecordStore, stamps: inout StampSource, report: inout MergeReport) throws {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
@@ -101,9 +105,6 @@ extension Ledger {
                 if let local, local.facts.value.vaultId != vault {
                     throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here")
                 }
-                if let local, let register = local.clashingRegister(with: incoming) {
-                    throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) has another \(register) under the stamp of the stored one; replicas never write twice with one stamp, so it is forged, or a ledger file was copied to a second device")
-                }
                 let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
                 if let result = merge.result {
                     try store.save(result)
@@ -126,41 +127,16 @@ extension Ledger {
         // The clock: remote stamps advance it, unless they are too far ahead.
         if let latestAcceptable { _ = stamps.observe(latestAcceptable) }
 
-        // Knowledge: what this replica now holds of the origin (and, from a full export, of
-        // every replica the origin holds), and what the origin holds of this replica.
-        guard header.origin != me else { return }
-        let heldBefore = try store.held(vault)[header.origin] ?? 0
-        // No peer can hold more of this replica's changes than it has made (a forged claim
-        // would make later deltas skip changes).
-        let made = store.changeSeq - 1
-        try store.learn(vault, peer: header.origin, held: header.since <= heldBefore ? header.through : nil,
-                        acknowledged: header.knowledge[me].map { min($0, made) })
-        if header.isFull {
-            for (replica, seq) in header.knowledge where replica != me {
-                try store.learn(vault, peer: replica, held: seq, acknowledged: nil)
-            }
-        }
+        // Knowledge: what this replica now holds of the origin and of the replicas it knows,
+        // what the origin holds of this replica, and whether this file was restored or copied.
+        let me = stamps.clock.replica
+        let renamed = try KnowledgeMerge(header: header, store: store, me: me, made: store.changeSeq - 1,
+                                         now: stamps.wallClock().millis).apply(&report)
+        if renamed != me { stamps.adopt(renamed) }
     }
 }
 
 extension RecordState {
-    /// The first register that this state and `other` both hold under one stamp but with
-    /// different values. Replicas never issue one stamp twice, so only a forged change set (or
-    /// a ledger file copied to a second device, which then shares its replica id) has one;
-    /// merging it would make the join depend on the order of arrival.
-    func clashingRegister(with other: RecordState) -> String? {
-        func clash<V>(_ a: Register<V>?, _ b: Register<V>?) -> Bool {
-            guard let a, let b else { return false }
-            return a.stamp == b.stamp && a.value != b.value
-        }
-        if clash(facts, other.facts) { return "facts" }
-        if clash(status.terminal, other.status.terminal) { return "status" }
-        if clash(note, other.note) { return "note" }
-        if clash(labels, other.labels) { return "labels" }
-        if clash(hidden, other.hidden) { return "hidden flag" }
-        return nil
-    }
-
     /// Every stamp the state carries.
     var stamps: [Stamp] {
         [facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp].compactMap { $0 }

@@ -23,24 +23,36 @@ public final class Ledger: Sendable {
         /// Open an existing ledger without ever writing to it (e.g. another replica's file to
         /// merge from). Writes then fail with `LedgerError.storage`.
         public var readOnly: Bool
+        /// How long a peer not heard from still holds back the default export's deltas
+        /// (`ExportScope.knownPeers`): a lost phone must not make every later export a full one.
+        public var peerHorizonMillis: Int64
         /// One day: a device whose clock is wrong by hours still syncs its clock forward.
         public static let defaultMaxForwardDriftMillis: Int64 = 24 * 60 * 60 * 1000
+        /// Thirty days.
+        public static let defaultPeerHorizonMillis: Int64 = 30 * 24 * 60 * 60 * 1000
 
         public init(wallClock: @escaping @Sendable () -> Date = { Date() },
                     logger: Logger = Logger(label: "txledger"),
                     maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis,
+                    peerHorizonMillis: Int64 = Options.defaultPeerHorizonMillis,
                     readOnly: Bool = false) {
             self.readOnly = readOnly
             self.wallClock = wallClock
             self.logger = logger
             self.maxForwardDriftMillis = maxForwardDriftMillis
+            self.peerHorizonMillis = peerHorizonMillis
         }
     }
 
     public let path: String
-    public let replicaID: ReplicaID
+    /// This file's replica id. It changes only if the file finds it was restored from a backup
+    /// or copied to another device (Specs/crdt.md, "Restored and cloned files").
+    public var replicaID: ReplicaID { identity.get() }
     let pool: DatabasePool
     let options: Options
+    private let identity: LockedValue<ReplicaID>
+    /// The epoch this process numbers its changes in, once it has made one.
+    private let sessionEpoch = LockedValue<EpochID?>(nil)
 
     /// Opens the ledger at `path`, creating it (and its folder) if it does not exist.
     ///
@@ -81,7 +93,7 @@ public final class Ledger: Sendable {
             } else {
                 try Self.migrate(pool, with: migrator)
             }
-            replicaID = try pool.read(LedgerMeta.replicaID)
+            identity = LockedValue(try pool.read(LedgerMeta.replicaID))
         } catch let error as DatabaseError {
             throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error))
         }
@@ -193,9 +205,23 @@ public final class Ledger: Sendable {
                 var stamps = StampSource(clock: meta.clock, wallClock: options.wallClock)
                 let store = RecordStore(db, path: path, changeSeq: meta.seq + 1)
                 let result = try body(store, &stamps)
+                let renamed = stamps.clock.replica != meta.clock.replica
+                if store.changed { try startEpochIfNeeded(fileEpoch: renamed ? nil : meta.epoch, at: store.changeSeq, db) }
                 try LedgerMeta.save(clock: stamps.issued ? stamps.clock : nil, seq: store.changed ? store.changeSeq : nil, db)
+                if renamed { identity.set(stamps.clock.replica) }
                 return result
             }
+        }
+    }
+
+    /// Numbers this process's first change, and any change after another process or copy of the
+    /// file wrote, in a new epoch (Specs/crdt.md, "Restored and cloned files").
+    private func startEpochIfNeeded(fileEpoch: EpochID?, at seq: Int64, _ db: Database) throws {
+        try sessionEpoch.update { current in
+            if let current, current == fileEpoch { return }
+            let fresh = EpochID.random()
+            try LedgerMeta.startEpoch(fresh, at: seq, db)
+            current = fresh
         }
     }
 

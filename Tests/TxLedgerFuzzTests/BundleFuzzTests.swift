@@ -35,7 +35,7 @@ import Testing
             for _ in 0..<budget {
                 let path = folder.path("mutant.txb")
                 try Data(Mutator.mutate(bytes, using: &rng)).write(to: URL(fileURLWithPath: path))
-                outcomes[await Self.outcome { _ = try BundleVector.decode(path, secret: secret) }, default: 0] += 1
+                outcomes[await Self.outcome { _ = try await BundleVector.decode(path, secret: secret) }, default: 0] += 1
             }
         }
         print("fuzz, files (seed \(Self.seed)): \(outcomes.sorted { $0.key < $1.key })")
@@ -49,11 +49,11 @@ import Testing
         let target = try await TestLedger()
         var outcomes: [String: Int] = [:]
         for (index, vector) in vectors.enumerated() {
-            let (payload, version) = try Self.payload(of: vector)
+            let (payload, version) = try await Self.payload(of: vector)
             var rng = Self.rng(100 + index)
             for _ in 0..<Self.iterations {
-                let path = try BundleFixture.seal(Mutator.mutate(payload, using: &rng), with: secret, in: folder, version: version)
-                var outcome = await Self.outcome { _ = try BundleVector.decode(path, secret: secret) }
+                let path = try await BundleFixture.seal(Mutator.mutate(payload, using: &rng), with: secret, in: folder, version: version)
+                var outcome = await Self.outcome { _ = try await BundleVector.decode(path, secret: secret) }
                 if outcome == "ok" {
                     // What decodes is merged for real: it must also end in success or a typed error.
                     outcome = await Self.outcome { _ = try await target.ledger.importBundle(at: path, secret: secret) }
@@ -70,12 +70,15 @@ import Testing
         #expect(integrity == "ok")
     }
 
-    /// The decrypted payload of a vector, and its format.
-    static func payload(of vector: BundleVector) throws -> (payload: [UInt8], version: UInt8) {
-        let reader = try BundleReader(path: vector.path, secret: try vector.secret())
-        var payload: [UInt8] = []
-        while let chunk = try reader.nextChunk() { payload += chunk }
-        return (payload, reader.header.version)
+    /// The decrypted payload of a vector, and its format, read on a thread of its own.
+    static func payload(of vector: BundleVector) async throws -> (payload: [UInt8], version: UInt8) {
+        let path = vector.path, secret = try vector.secret()
+        return try await DedicatedThread.run {
+            let reader = try BundleReader(path: path, secret: secret)
+            var payload: [UInt8] = []
+            while let chunk = try reader.nextChunk() { payload += chunk }
+            return (payload, reader.header.version)
+        }
     }
 
     static func rng(_ stream: Int) -> Xoshiro {

@@ -21,12 +21,15 @@ enum BundleFixture {
 
     /// A bundle of `payload` exactly as given (authentic, whatever it holds), written to a new
     /// file in `directory`: the way to hand the reader content no honest writer produces.
+    /// Written on a thread of its own (Argon2id for a passphrase).
     static func seal(_ payload: [UInt8], with secret: BundleSecret, in directory: TemporaryDirectory,
-                     version: UInt8 = BundleHeader.currentVersion) throws -> String {
+                     version: UInt8 = BundleHeader.currentVersion) async throws -> String {
         let path = directory.path("\(UUID().uuidString).txb")
-        let writer = try BundleWriter(path: path, secret: secret, cost: .interactive, version: version)
-        try writer.write(payload)
-        _ = try writer.finish()
+        try await DedicatedThread.run {
+            let writer = try BundleWriter(path: path, secret: secret, cost: .interactive, version: version)
+            try writer.write(payload)
+            _ = try writer.finish()
+        }
         return path
     }
 

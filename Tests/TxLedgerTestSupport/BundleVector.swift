@@ -65,7 +65,7 @@ struct BundleVector: Codable {
 
     /// A decoded change set: its header, and each record in the JSON shape of schema.md with the
     /// stamps of its registers.
-    struct Contents: Codable, Equatable {
+    struct Contents: Codable, Equatable, Sendable {
         let vault: String
         let origin: String
         let since: Int64
@@ -74,7 +74,7 @@ struct BundleVector: Codable {
         let clearedThrough: StampJSON?
         let records: [Record]
 
-        struct Record: Codable, Equatable {
+        struct Record: Codable, Equatable, Sendable {
             let record: TransactionRecord
             /// `facts`, and each of `pending`, `terminal`, `note`, `labels`, `hidden` once written.
             let stamps: [String: StampJSON]
@@ -99,7 +99,7 @@ struct BundleVector: Codable {
     }
 
     /// A stamp: `time` is `millis << 16 | counter`, `replica` 16 hex digits.
-    struct StampJSON: Codable, Equatable {
+    struct StampJSON: Codable, Equatable, Sendable {
         let time: Int64
         let replica: String
 
@@ -109,11 +109,14 @@ struct BundleVector: Codable {
         }
     }
 
-    /// Reads the bundle at `path` to its end, as `import` does, keeping the records.
-    static func decode(_ path: String, secret: BundleSecret) throws -> Contents {
-        var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
-        var records: [RecordState] = []
-        while let record = try decoder.next() { records.append(record) }
-        return Contents(decoder.header, records: records)
+    /// Reads the bundle at `path` to its end, as `import` does, keeping the records; on a thread
+    /// of its own, as `import` does (Argon2id and file reads never block the cooperative pool).
+    static func decode(_ path: String, secret: BundleSecret) async throws -> Contents {
+        try await DedicatedThread.run {
+            var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
+            var records: [RecordState] = []
+            while let record = try decoder.next() { records.append(record) }
+            return Contents(decoder.header, records: records)
+        }
     }
 }

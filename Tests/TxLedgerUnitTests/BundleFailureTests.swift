@@ -153,17 +153,17 @@ import Testing
         good.encode(header)
         good.encode(try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id)))
 
-        func sealed(_ payload: [UInt8]) throws -> [UInt8] {
-            Array(try Data(contentsOf: URL(fileURLWithPath: try BundleFixture.seal(payload, with: setup.secret, in: setup.folder))))
+        func sealed(_ payload: [UInt8]) async throws -> [UInt8] {
+            Array(try Data(contentsOf: URL(fileURLWithPath: try await BundleFixture.seal(payload, with: setup.secret, in: setup.folder))))
         }
         // An amount that is not a decimal: field 13 (amount) rewritten in place.
         let amount = Array("1234567890.123456789012345678".utf8)
         let start = try #require(good.bytes.firstRange(of: amount))
         var badAmount = good.bytes
         badAmount.replaceSubrange(start, with: Array("1234567890.12345678901234567x".utf8))
-        try await setup.expectImport(try sealed(badAmount), fails: .malformedContent(
+        try await setup.expectImport(try await sealed(badAmount), fails: .malformedContent(
             "record 0: invalid amount: '1234567890.12345678901234567x' is not a decimal amount (digits with an optional fraction, e.g. 12.5)"))
-        try await setup.expectImport(try sealed(Array(good.bytes.dropLast())), fails: .malformedContent("the payload ends inside a field"))
+        try await setup.expectImport(try await sealed(Array(good.bytes.dropLast())), fails: .malformedContent("the payload ends inside a field"))
 
         // Registers beyond what a local write accepts: an oversized note, a reason on a confirmation.
         var hostile = try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id))
@@ -171,7 +171,7 @@ import Testing
         var noteEncoder = PayloadEncoder()
         noteEncoder.encode(header)
         noteEncoder.encode(hostile)
-        try await setup.expectImport(try sealed(noteEncoder.bytes), fails: .malformedContent(
+        try await setup.expectImport(try await sealed(noteEncoder.bytes), fails: .malformedContent(
             "record 0: invalid note: is 10001 bytes long; the limit is 10000"))
         hostile.note = nil
         hostile.status = StatusRegister(terminal: Register(TerminalOutcome(status: .confirmed, confirmedAt: nil, failureReason: "x"),
@@ -179,10 +179,10 @@ import Testing
         var reasonEncoder = PayloadEncoder()
         reasonEncoder.encode(header)
         reasonEncoder.encode(hostile)
-        try await setup.expectImport(try sealed(reasonEncoder.bytes), fails: .malformedContent(
+        try await setup.expectImport(try await sealed(reasonEncoder.bytes), fails: .malformedContent(
             "record 0: invalid failureReason: only a failed transaction has a failure reason"))
-        try await setup.expectImport(try sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
-        try await setup.expectImport(try sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 56"))
-        try await setup.expectImport(try sealed(good.bytes + [4, 4, 4, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))
+        try await setup.expectImport(try await sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
+        try await setup.expectImport(try await sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 56"))
+        try await setup.expectImport(try await sealed(good.bytes + [4, 4, 4, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))
     }
 }

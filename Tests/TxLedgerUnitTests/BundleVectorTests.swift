@@ -9,8 +9,8 @@ import Testing
 /// the contents they expect come from the source ledgers, not from decoding the bundles. The
 /// format 1 set was written by the format 1 writer and stays as it is.
 @Suite struct BundleVectorTests {
-    @Test func everyVectorGivesItsExpectedOutcome() throws {
-        try checkEveryVector()
+    @Test func everyVectorGivesItsExpectedOutcome() async throws {
+        try await checkEveryVector()
     }
 
     /// What a device that upgraded does with a bundle an older TxLedger wrote: it imports, and
@@ -28,10 +28,10 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TXLEDGER_WRITE_VECTORS"] == "1"))
     func writeVectors() async throws {
         try await VectorWriter().write()
-        try checkEveryVector()
+        try await checkEveryVector()
     }
 
-    private func checkEveryVector() throws {
+    private func checkEveryVector() async throws {
         let vectors = try BundleVector.all()
         for folder in [BundleVector.folder, BundleVector.formatOneFolder] {
             let set = vectors.filter { $0.folder == folder }
@@ -44,7 +44,7 @@ import Testing
         for vector in vectors {
             let path = vector.path
             do {
-                let contents = try BundleVector.decode(path, secret: try vector.secret())
+                let contents = try await BundleVector.decode(path, secret: try vector.secret())
                 #expect(vector.expect == "ok", "\(vector.name): decoded, expected \(vector.expect)")
                 #expect(contents == vector.contents, "\(vector.name): decoded contents")
             } catch let error as BundleError {

@@ -25,12 +25,12 @@ import Testing
 
     /// A sealed bundle of `records` under a header for `vault`.
     func bundle(_ records: [RecordState], vault: String = "vault-1", knowledge: [ReplicaID: Int64] = [:],
-                clearedThrough: Stamp? = nil) throws -> String {
+                clearedThrough: Stamp? = nil) async throws -> String {
         var encoder = PayloadEncoder()
         encoder.encode(ChangeSetHeader(vaultId: vault, origin: Self.forger, since: 0, through: 1,
                                        knowledge: knowledge, clearedThrough: clearedThrough))
         records.forEach { encoder.encode($0) }
-        return try BundleFixture.seal(encoder.bytes, with: secret, in: folder)
+        return try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
     }
 
     /// Imports `path`, expecting `error`, and checks that the target did not change at all.
@@ -46,15 +46,15 @@ import Testing
     func absurdStampsAreRefused(time: Int64) async throws {
         var facts = send
         facts.facts = Register(send.facts.value, stamp: Stamp(time: time, replica: Self.forger))
-        try await expectRefused(try bundle([facts]), BundleError.malformedContent(
+        try await expectRefused(try await bundle([facts]), BundleError.malformedContent(
             "record 0: invalid facts stamp: stamp time \(time) is not between 1970 and 3000"))
 
         var note = send
         note.note = Register("n", stamp: Stamp(time: time, replica: Self.forger))
-        try await expectRefused(try bundle([note]), BundleError.malformedContent(
+        try await expectRefused(try await bundle([note]), BundleError.malformedContent(
             "record 0: invalid note stamp: stamp time \(time) is not between 1970 and 3000"))
 
-        try await expectRefused(try bundle([send], clearedThrough: Stamp(time: time, replica: Self.forger)), BundleError.malformedContent(
+        try await expectRefused(try await bundle([send], clearedThrough: Stamp(time: time, replica: Self.forger)), BundleError.malformedContent(
             "invalid clear watermark: stamp time \(time) is not between 1970 and 3000"))
     }
 
@@ -70,7 +70,7 @@ import Testing
         var late = send
         late.note = Register("from the year 2999", stamp: Stamp(time: Stamp.latestTime - 1, replica: Self.forger))
         late.labels = Register(["end of time"], stamp: Stamp(time: Stamp.latestTime, replica: Self.forger))
-        let imported = try await target.ledger.importBundle(at: try bundle([late]), secret: secret)
+        let imported = try await target.ledger.importBundle(at: try await bundle([late]), secret: secret)
         #expect(imported.report.futureStamps == 2)
         try await target.ledger.setNote("mine", for: send.id)
         let note = try #require(try await target.ledger.state(send.id)?.note)
@@ -83,7 +83,7 @@ import Testing
         #expect(try await ReplicaSnapshot(target.ledger) == before)
     }
 
-    @Test func oneIdTwiceJoinsByStampAndOneStampWithTwoValuesIsRefused() async throws {
+    @Test func oneIdTwiceJoinsByStampAndOneStampWithTwoValuesJoinsByValueOrder() async throws {
         let later = try Fixture.send(hash: 1, at: Fixture.start.addingTimeInterval(60)).facts
         #expect(later.id == send.id && later != send.facts.value)
         var second = send
@@ -92,31 +92,43 @@ import Testing
         // Two frames of one id with different stamps: the join of both, in either order.
         for order in [[send, second], [second, send]] {
             let ledger = try await TestLedger()
-            try await ledger.ledger.importBundle(at: try bundle(order), secret: secret)
+            try await ledger.ledger.importBundle(at: try await bundle(order), secret: secret)
             #expect(try await ledger.ledger.state(send.id) == send.joined(with: second))
             #expect(try await ledger.ledger.state(send.id)?.facts.value.timestamp == later.timestamp)
         }
 
-        // Two frames of one id, one stamp, different facts: the outcome would depend on their order.
+        // Two frames of one id, one stamp, different facts (a forger, or a ledger file copied
+        // to a second device): the greater tie-break key wins whatever the order, so every
+        // replica keeps the same facts.
         var clash = second
         clash.facts = Register(later, stamp: send.facts.stamp)
-        let refusal = LedgerError.invalidInput(field: "change set", reason: "record \(send.id) has another facts under the stamp of the stored one; replicas never write twice with one stamp, so it is forged, or a ledger file was copied to a second device")
-        try await expectRefused(try bundle([send, clash]), refusal)
+        let winner = send.facts.value.tieBreakKey.lexicographicallyPrecedes(later.tieBreakKey) ? clash.facts : send.facts
+        for order in [[send, clash], [clash, send]] {
+            let ledger = try await TestLedger()
+            try await ledger.ledger.importBundle(at: try await bundle(order), secret: secret)
+            #expect(try await ledger.ledger.state(send.id)?.facts == winner)
+        }
 
-        // The same against a stored record: a note under the stamp of the stored note.
+        // The same against a stored record, both ways round: a note under the stamp of the stored note.
         var noted = send
         noted.note = Register("the real note", stamp: Stamp(time: send.facts.stamp.time + 5, replica: Self.forger))
-        try await target.ledger.importBundle(at: try bundle([noted]), secret: secret)
         var forged = noted
         forged.note = Register("a forged note", stamp: noted.note!.stamp)
-        try await expectRefused(try bundle([forged]), LedgerError.invalidInput(field: "change set", reason: "record \(send.id) has another note under the stamp of the stored one; replicas never write twice with one stamp, so it is forged, or a ledger file was copied to a second device"))
+        let kept = Optional("the real note").tieBreakKey.lexicographicallyPrecedes(Optional("a forged note").tieBreakKey) ? forged.note : noted.note
+        for (first, then) in [(noted, forged), (forged, noted)] {
+            let ledger = try await TestLedger()
+            try await ledger.ledger.importBundle(at: try await bundle([first]), secret: secret)
+            let report = try await ledger.ledger.importBundle(at: try await bundle([then]), secret: secret).report
+            #expect(try await ledger.ledger.state(send.id)?.note == kept)
+            #expect(report.conflicts.map(\.register) == ["note"])
+        }
     }
 
     @Test func aBundleWritesOnlyTheVaultItNames() async throws {
         // The frame of a vault-1 record, sent under a header for vault "other": frames carry
         // no vault and no id, so it becomes a record of "other" with that vault's id.
         let before = try await target.ledger.list(HistoryFilter(vault: "vault-1"), limit: 100).items
-        try await target.ledger.importBundle(at: try bundle([send], vault: "other"), secret: secret)
+        try await target.ledger.importBundle(at: try await bundle([send], vault: "other"), secret: secret)
         #expect(try await target.ledger.list(HistoryFilter(vault: "vault-1"), limit: 100).items == before)
         let landed = try await target.ledger.list(HistoryFilter(vault: "other"), limit: 100).items
         #expect(landed.count == 1 && landed[0].facts.vaultId == "other" && landed[0].id != send.id)
@@ -133,20 +145,20 @@ import Testing
             return bytes + [UInt8(value)]
         }
         // A frame length of 2^62, then a frame of 20 bytes whose tx_hash (field 4) claims 2^40 bytes.
-        try await expectRefused(try BundleFixture.seal(base + uvarint(1 << 62) + [0], with: secret, in: folder),
+        try await expectRefused(try await BundleFixture.seal(base + uvarint(1 << 62) + [0], with: secret, in: folder),
                                 BundleError.malformedContent("a frame length \(UInt64(1) << 62) exceeds \(8 << 20)"))
-        try await expectRefused(try BundleFixture.seal(base + [20, 4] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
+        try await expectRefused(try await BundleFixture.seal(base + [20, 4] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
                                 BundleError.malformedContent("a text length \(UInt64(1) << 40) exceeds 20"))
         // A vault name whose length says 2^60 bytes, and a knowledge list of 2^50 entries.
-        try await expectRefused(try BundleFixture.seal(uvarint(1 << 60) + [0x61], with: secret, in: folder),
+        try await expectRefused(try await BundleFixture.seal(uvarint(1 << 60) + [0x61], with: secret, in: folder),
                                 BundleError.malformedContent("a text length \(UInt64(1) << 60) exceeds 1024"))
         let vault = [7] + Array("vault-1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7, 0, 1]
-        try await expectRefused(try BundleFixture.seal(vault + uvarint(1 << 50), with: secret, in: folder),
+        try await expectRefused(try await BundleFixture.seal(vault + uvarint(1 << 50), with: secret, in: folder),
                                 BundleError.malformedContent("the knowledge count \(UInt64(1) << 50) exceeds 65536"))
     }
 
     @Test func aForgedClaimToHoldThisReplicasFutureChangesCannotHideThemFromLaterDeltas() async throws {
-        try await target.ledger.importBundle(at: try bundle([send], knowledge: [target.ledger.replicaID: Int64.max]), secret: secret)
+        try await target.ledger.importBundle(at: try await bundle([send], knowledge: [target.ledger.replicaID: Int64.max]), secret: secret)
         let later = try Fixture.minimalSend(hash: 2)
         try await target.ledger.record(later)
         let delta = try await target.ledger.changes(vault: "vault-1", forPeer: Self.forger)
@@ -154,8 +166,8 @@ import Testing
     }
 
     @Test func aBundleSwappedBetweenTheCheckAndTheMergeIsRefused() async throws {
-        let path = try bundle([send])
-        let other = try Data(contentsOf: URL(fileURLWithPath: try bundle([send, try #require(try await source.ledger.state(send.id))])))
+        let path = try await bundle([send])
+        let other = try Data(contentsOf: URL(fileURLWithPath: try await bundle([send, try #require(try await source.ledger.state(send.id))])))
         let before = try await ReplicaSnapshot(target.ledger)
         // Someone with write access to the sync folder replaces the file once it was verified.
         await #expect(throws: BundleError.io(path: path, reason: "it changed while it was being read")) {

@@ -76,7 +76,7 @@ import Testing
         return [first, second, swap]
     }
 
-    @Test func theEncodingIsTheSpecsByteForByte() throws {
+    @Test func theEncodingIsTheSpecsByteForByte() async throws {
         let records = try Self.goldenRecords()
         var encoder = PayloadEncoder()
         encoder.encode(Self.goldenHeader)
@@ -85,8 +85,8 @@ import Testing
 
         // And the decoder reads those bytes back to the same change set.
         let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
-        let path = try BundleFixture.seal(encoder.bytes, with: secret, in: folder)
-        #expect(try BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: records))
+        let path = try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
+        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: records))
     }
 
     /// A format 1 payload (as the format 1 writer wrote it, from an independent Python encoder):
@@ -97,16 +97,16 @@ import Testing
         + "3030303030303030303030303030303030303030303030303030303030310d01310e0345544825808080e0f6f6e29703"
         + "26030000000000000004"
 
-    @Test func aFormatOnePayloadIsStillRead() throws {
+    @Test func aFormatOnePayloadIsStillRead() async throws {
         let record = RecordState(recording: try Fixture.minimalSend(vault: "v", hash: 1),
                                  stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 4)))
         let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
         let payload = try Self.bytes(Self.formatOneGolden)
-        let path = try BundleFixture.seal(payload, with: secret, in: folder, version: 1)
-        #expect(try BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: [record]))
+        let path = try await BundleFixture.seal(payload, with: secret, in: folder, version: 1)
+        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: [record]))
         // The same bytes read as format 2 are not that change set.
-        let asFormatTwo = try BundleFixture.seal(payload, with: secret, in: folder)
-        #expect(throws: BundleError.self) { try BundleVector.decode(asFormatTwo, secret: secret) }
+        let asFormatTwo = try await BundleFixture.seal(payload, with: secret, in: folder)
+        await #expect(throws: BundleError.self) { try await BundleVector.decode(asFormatTwo, secret: secret) }
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -60,6 +60,11 @@ enum RecordFrameField {
     /// Where each field's value goes in `RecordValues`.
     static let positions = all.map { RecordValues.position($0.column) }
 
+    /// Whether field `number` holds a fact (1–36, and `nonce`, 56), not a stamp or a register.
+    static func isFact(number: Int) -> Bool {
+        number <= 36 || number == 56
+    }
+
     /// The field numbers (from 1) of the bases of differences: `timestamp_ms` and `facts_time`.
     static let timestampNumber = 3, factsTimeNumber = 37
 

@@ -31,6 +31,12 @@ struct StampSource {
         return Stamp(time: current.time + 1, replica: stamp.replica)
     }
 
+    /// Stamps from now on carry `replica`: the file took a new replica id (crdt.md, "Restored
+    /// and cloned files").
+    mutating func adopt(_ replica: ReplicaID) {
+        clock = HybridClock(replica: replica, last: clock.last, maxForwardDrift: clock.maxForwardDrift)
+    }
+
     func isTooFarAhead(_ remote: Stamp) -> Bool {
         clock.isTooFarAhead(remote, wallMillis: wallClock().millis)
     }

@@ -17,6 +17,12 @@ public struct MergeReport: Sendable, Equatable, Codable {
     public var futureStamps = 0
     /// Places where both sides had written different values and one was chosen.
     public var conflicts: [MergeConflict] = []
+    /// Deltas that start after changes this replica does not hold: their records were merged,
+    /// but what came before them is still missing here (crdt.md, "Gaps").
+    public var gaps: [DeltaGap] = []
+    /// The new replica id this file took because it found it was restored from a backup or
+    /// copied to another device (crdt.md, "Restored and cloned files"), if it did.
+    public var newReplicaID: ReplicaID?
 
     public init() {}
 
@@ -34,7 +40,19 @@ public struct MergeReport: Sendable, Equatable, Codable {
         registersUnchanged += other.registersUnchanged
         futureStamps += other.futureStamps
         conflicts.append(contentsOf: other.conflicts)
+        gaps.append(contentsOf: other.gaps)
+        newReplicaID = other.newReplicaID ?? newReplicaID
     }
+}
+
+/// A delta from `origin` of its changes after `since`, merged into a replica that holds the
+/// origin's changes only through `heldThrough` (0: none): the changes in between are missing
+/// until the origin sends them (`export --full`, or its next delta once it has heard from here).
+public struct DeltaGap: Sendable, Equatable, Codable {
+    public let vault: String
+    public let origin: ReplicaID
+    public let since: Int64
+    public let heldThrough: Int64
 }
 
 /// Both replicas wrote one register of a record with different values; the join kept one.

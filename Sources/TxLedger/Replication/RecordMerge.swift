@@ -44,9 +44,9 @@ struct RecordMerge {
     /// Registers both sides wrote with different values.
     private static func conflicts(local: RecordState, incoming: RecordState, joined: RecordState) -> [MergeConflict] {
         var found: [MergeConflict] = []
-        func check<V>(_ name: String, _ l: Register<V>?, _ r: Register<V>?, _ describe: (V) -> String) {
+        func check<V: TieBreakable>(_ name: String, _ l: Register<V>?, _ r: Register<V>?, _ describe: (V) -> String) {
             guard let l, let r, l.value != r.value else { return }
-            let receivedWins = r.stamp > l.stamp
+            let receivedWins = l.joined(with: r) == r
             let (kept, lost) = receivedWins ? (r.value, l.value) : (l.value, r.value)
             found.append(MergeConflict(id: local.id, register: name, kept: describe(kept), discarded: describe(lost), keptReceived: receivedWins))
         }

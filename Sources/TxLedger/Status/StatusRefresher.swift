@@ -18,7 +18,7 @@ public final class StatusRefresher: Sendable {
     public let configuration: RefreshConfiguration
     private let transport: any HTTPTransport
     private let clock: any RefreshClock
-    private let network = NetworkAvailability()
+    private let network = LockedValue(true)
 
     public init(ledger: Ledger, configuration: RefreshConfiguration,
                 transport: any HTTPTransport = URLSessionTransport(), clock: any RefreshClock = SystemRefreshClock()) {
@@ -155,23 +155,5 @@ public final class StatusRefresher: Sendable {
             outcome = written.changed ? .changed : .unchanged
         }
         return RefreshResult(record: written.record, previousStatus: written.previous, outcome: outcome)
-    }
-}
-
-/// A lock-protected flag: the refresher is `Sendable` and an app flips it from any thread.
-private final class NetworkAvailability: @unchecked Sendable {
-    private let lock = NSLock()
-    private var available = true
-
-    func get() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return available
-    }
-
-    func set(_ value: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        available = value
     }
 }

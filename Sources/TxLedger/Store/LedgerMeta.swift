@@ -1,6 +1,7 @@
 import GRDB
 
-/// The single `ledger_meta` row: this replica's id, its clock and its change sequence number.
+/// The single `ledger_meta` row: this replica's id, its clock, its change sequence number and
+/// the epoch its latest change belongs to.
 ///
 /// The clock is loaded and saved inside each write transaction rather than kept in memory, so
 /// the stamps of every process writing the same file are one monotonic sequence.
@@ -9,13 +10,31 @@ enum LedgerMeta {
         try load(db, maxForwardDrift: 0).clock.replica
     }
 
-    /// The clock and the change sequence number, read at the start of a write transaction.
-    static func load(_ db: Database, maxForwardDrift: Int64) throws -> (clock: HybridClock, seq: Int64) {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT replica_id, clock, seq FROM ledger_meta WHERE id = 1"))
+    /// The clock, the change sequence number and the current epoch, read at the start of a
+    /// write transaction.
+    static func load(_ db: Database, maxForwardDrift: Int64) throws -> (clock: HybridClock, seq: Int64, epoch: EpochID?) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT replica_id, clock, seq, epoch FROM ledger_meta WHERE id = 1"))
         guard let row, let raw: Int64 = row[0], raw >= 0, let last: Int64 = row[1] else {
             throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
         }
-        return (HybridClock(replica: ReplicaID(rawValue: raw), last: last, maxForwardDrift: maxForwardDrift), row[2] ?? 0)
+        let epoch: Int64? = row[3]
+        return (HybridClock(replica: ReplicaID(rawValue: raw), last: last, maxForwardDrift: maxForwardDrift), row[2] ?? 0,
+                epoch.flatMap { $0 > 0 ? EpochID(rawValue: $0) : nil })
+    }
+
+    /// Starts a new epoch at `firstSeq` and makes it the file's current one.
+    static func startEpoch(_ epoch: EpochID, at firstSeq: Int64, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO epoch (id, first_seq) VALUES (?, ?)", arguments: [epoch.rawValue, firstSeq])
+        try db.execute(sql: "UPDATE ledger_meta SET epoch = ? WHERE id = 1", arguments: [epoch.rawValue])
+    }
+
+    /// Gives this file a new replica id (crdt.md, "Restored and cloned files"): no peer holds
+    /// anything of the new identity yet.
+    static func rotateReplicaID(_ db: Database) throws -> ReplicaID {
+        let fresh = ReplicaID.random()
+        try db.execute(sql: "UPDATE ledger_meta SET replica_id = ?, epoch = NULL WHERE id = 1", arguments: [fresh.rawValue])
+        try db.execute(sql: "UPDATE peer SET acked_seq = 0")
+        return fresh
     }
 
     /// The change sequence number of the last write transaction that changed anything.

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The database schema, as GRDB migrations. `Specs/schema.md` describes each table and column.
@@ -119,6 +120,23 @@ enum LedgerSchema {
         }
         migrator.registerMigration("v4: status tracking") { db in
             try db.execute(sql: "ALTER TABLE record ADD COLUMN nonce INTEGER CHECK (nonce >= 0)")
+        }
+        migrator.registerMigration("v5: epochs and peers") { db in
+            try db.execute(sql: """
+                CREATE TABLE epoch (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id > 0),
+                    first_seq INTEGER NOT NULL UNIQUE
+                );
+                ALTER TABLE ledger_meta ADD COLUMN epoch INTEGER;
+                ALTER TABLE peer ADD COLUMN have_epoch INTEGER;
+                ALTER TABLE peer ADD COLUMN heard_at_ms INTEGER;
+                """)
+            // The changes made before epochs existed form one epoch; peers that said what they
+            // hold were heard from (now, as far as the horizon is concerned).
+            if try Int64.fetchOne(db, sql: "SELECT seq FROM ledger_meta WHERE id = 1") ?? 0 > 0 {
+                try LedgerMeta.startEpoch(EpochID.random(), at: 1, db)
+            }
+            try db.execute(sql: "UPDATE peer SET heard_at_ms = ? WHERE acked_seq > 0", arguments: [Date().millis])
         }
         return migrator
     }

@@ -1,7 +1,7 @@
 import GRDB
 
-/// The `vault` and `peer` tables: clear watermarks, and what this replica and its peers know
-/// of each other's changes, per vault (crdt.md, "Deltas").
+/// The `vault`, `peer` and `epoch` tables: clear watermarks, what this replica and its peers
+/// know of each other's changes, per vault, and this replica's epochs (crdt.md, "Deltas").
 extension RecordStore {
     /// Every vault this ledger holds rows for.
     func vaults() throws -> [String] {
@@ -78,30 +78,65 @@ extension RecordStore {
     // MARK: - Knowledge of peers
 
     /// For each replica: up to which of its change sequence numbers this replica holds its
-    /// changes of `vault`.
-    func held(_ vault: String) throws -> [ReplicaID: Int64] {
-        let rows = try Row.fetchAll(db, sql: "SELECT replica_id, have_seq FROM peer WHERE vault_id = ? AND have_seq > 0", arguments: [vault])
-        return Dictionary(uniqueKeysWithValues: rows.map { (ReplicaID(rawValue: $0["replica_id"]), $0["have_seq"]) })
+    /// changes of `vault`, and the epoch of that change (`nil` if learned without epochs).
+    func held(_ vault: String) throws -> [ReplicaID: (seq: Int64, epoch: EpochID?)] {
+        let rows = try Row.fetchAll(db, sql: "SELECT replica_id, have_seq, have_epoch FROM peer WHERE vault_id = ? AND have_seq > 0",
+                                    arguments: [vault])
+        return Dictionary(uniqueKeysWithValues: rows.map { row in
+            let epoch: Int64? = row["have_epoch"]
+            return (ReplicaID(rawValue: row["replica_id"]), (row["have_seq"], epoch.flatMap { $0 > 0 ? EpochID(rawValue: $0) : nil }))
+        })
+    }
+
+    /// What this replica knows of `peer` for `vault`, or `nil` if it never heard of it.
+    func peer(_ vault: String, _ peer: ReplicaID) throws -> PeerKnowledge? {
+        try Row.fetchOne(db, sql: "SELECT * FROM peer WHERE vault_id = ? AND replica_id = ?", arguments: [vault, peer.rawValue])
+            .map(PeerKnowledge.init(row:))
+    }
+
+    /// Every peer this replica knows of for `vault`, by replica id.
+    func peers(_ vault: String) throws -> [PeerKnowledge] {
+        try Row.fetchAll(db, sql: "SELECT * FROM peer WHERE vault_id = ? ORDER BY replica_id", arguments: [vault]).map(PeerKnowledge.init(row:))
+    }
+
+    func save(_ knowledge: PeerKnowledge, vault: String) throws {
+        try db.execute(sql: """
+            INSERT INTO peer (vault_id, replica_id, have_seq, have_epoch, acked_seq, heard_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (vault_id, replica_id) DO UPDATE SET have_seq = excluded.have_seq, have_epoch = excluded.have_epoch,
+              acked_seq = excluded.acked_seq, heard_at_ms = excluded.heard_at_ms
+            """, arguments: [vault, knowledge.replica.rawValue, knowledge.haveSeq, knowledge.haveEpoch?.rawValue,
+                             knowledge.ackedSeq, knowledge.heardAtMillis])
     }
 
     /// Up to which of this replica's change sequence numbers `peer` is known to hold `vault`.
     func acknowledged(_ vault: String, by peer: ReplicaID) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT acked_seq FROM peer WHERE vault_id = ? AND replica_id = ?",
-                           arguments: [vault, peer.rawValue]) ?? 0
+        try self.peer(vault, peer)?.ackedSeq ?? 0
     }
 
-    /// The least of this replica's change sequence numbers that every known peer of `vault`
-    /// holds (0 when no peer is known, or one holds nothing).
-    func leastAcknowledged(_ vault: String) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MIN(acked_seq) FROM peer WHERE vault_id = ?", arguments: [vault]) ?? 0
+    /// The least of this replica's change sequence numbers that every peer of `vault` heard
+    /// from at or after `heardSince` holds (0 when there is none: a full export).
+    func leastAcknowledged(_ vault: String, heardSince: Int64) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MIN(acked_seq) FROM peer WHERE vault_id = ? AND heard_at_ms >= ?",
+                           arguments: [vault, heardSince]) ?? 0
     }
 
-    /// Raises what this replica holds of `peer` and what `peer` holds of this replica.
-    func learn(_ vault: String, peer: ReplicaID, held: Int64?, acknowledged: Int64?) throws {
-        try db.execute(sql: """
-            INSERT INTO peer (vault_id, replica_id, have_seq, acked_seq) VALUES (?, ?, ?, ?)
-            ON CONFLICT (vault_id, replica_id) DO UPDATE SET
-              have_seq = MAX(have_seq, excluded.have_seq), acked_seq = MAX(acked_seq, excluded.acked_seq)
-            """, arguments: [vault, peer.rawValue, held ?? 0, acknowledged ?? 0])
+    // MARK: - Epochs
+
+    /// This replica's epochs from the one holding change `seq` (from the first when `seq` is 0)
+    /// to the current one, oldest first.
+    func epochs(from seq: Int64) throws -> [Epoch] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, first_seq FROM epoch
+            WHERE first_seq >= COALESCE((SELECT MAX(first_seq) FROM epoch WHERE first_seq <= ?), 0)
+            ORDER BY first_seq
+            """, arguments: [seq]).map { Epoch(id: EpochID(rawValue: $0["id"]), firstSeq: $0["first_seq"]) }
+    }
+
+    /// Whether this replica numbered a change `seq` in `epoch` (and has made it: `seq ≤ made`).
+    func issued(_ seq: Int64, in epoch: EpochID, made: Int64) throws -> Bool {
+        guard seq <= made, let first = try Int64.fetchOne(db, sql: "SELECT first_seq FROM epoch WHERE id = ?", arguments: [epoch.rawValue]),
+              seq >= first else { return false }
+        let next = try Int64.fetchOne(db, sql: "SELECT MIN(first_seq) FROM epoch WHERE first_seq > ?", arguments: [first])
+        return next.map { seq < $0 } ?? true
     }
 }

@@ -1,0 +1,64 @@
+/// A register value with a total order of its own, used only to break a tie between two writes
+/// of one register under the same stamp (Specs/crdt.md, "Equal stamps"). Replicas never issue
+/// one stamp twice, but a ledger file copied to a second device, or restored from a backup,
+/// may issue a stamp again before it notices; ordering by `(stamp, tieBreakKey)` keeps the join
+/// commutative, associative and idempotent even then.
+protocol TieBreakable: Hashable, Sendable {
+    /// Bytes compared lexicographically; crdt.md gives them for every register.
+    var tieBreakKey: [UInt8] { get }
+}
+
+extension Bool: TieBreakable {
+    var tieBreakKey: [UInt8] { [self ? 1 : 0] }
+}
+
+/// A note: no note orders first, then the text's UTF-8.
+extension Optional: TieBreakable where Wrapped == String {
+    var tieBreakKey: [UInt8] { map { [1] + Array($0.utf8) } ?? [0] }
+}
+
+/// Labels: each label's UTF-8 followed by a zero byte (labels hold no control characters).
+extension Array: TieBreakable where Element == String {
+    var tieBreakKey: [UInt8] { flatMap { [UInt8]($0.utf8) + [0] } }
+}
+
+/// The status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its milliseconds
+/// as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8).
+extension TerminalOutcome: TieBreakable {
+    var tieBreakKey: [UInt8] {
+        var key = Array(status.rawValue.utf8) + [0]
+        if let confirmedAt {
+            key.append(1)
+            key.appendBigEndian(UInt64(confirmedAt.millis), width: 8)
+        } else {
+            key.append(0)
+        }
+        key += failureReason.map { [1] + Array($0.utf8) } ?? [0]
+        return key
+    }
+}
+
+/// The facts as the format 2 frame writes them, with `explorer_url` always written and no
+/// shared texts: each present field of numbers 1–36 and 56 in increasing order, as its uvarint
+/// number, then an integer as an svarint or a text as its uvarint byte length and UTF-8.
+extension TransactionFacts: TieBreakable {
+    var tieBreakKey: [UInt8] {
+        let values = RecordRow.portableValues(RecordState(facts: Register(self, stamp: Stamp(time: 0, replica: ReplicaID(rawValue: 0))),
+                                                          status: StatusRegister(), lastCheckedAt: nil, note: nil, labels: nil, hidden: nil))
+        var key: [UInt8] = []
+        for index in RecordFrameField.all.indices where RecordFrameField.isFact(number: index + 1) {
+            switch values[position: RecordFrameField.positions[index]].storage {
+            case let .int64(integer):
+                key.appendUVarint(UInt64(index + 1))
+                key.appendSVarint(integer)
+            case let .string(text):
+                key.appendUVarint(UInt64(index + 1))
+                key.appendUVarint(UInt64(text.utf8.count))
+                key += Array(text.utf8)
+            default:
+                continue
+            }
+        }
+        return key
+    }
+}

@@ -1,0 +1,86 @@
+/// What merging one change set teaches a replica about the change set's origin, about the
+/// replicas the origin knows, and about itself (Specs/crdt.md, "Deltas" and "Restored and
+/// cloned files"). Runs inside the merge's transaction, after the records.
+struct KnowledgeMerge {
+    let header: ChangeSetHeader
+    let store: RecordStore
+    /// This replica's id.
+    let me: ReplicaID
+    /// This replica's last change sequence number before the merge.
+    let made: Int64
+    /// The wall clock, in milliseconds: when the origin was heard from.
+    let now: Int64
+
+    /// - Returns: the replica id to use from now on: a new one when the change set shows that
+    ///   this file was restored from a backup or copied to another device.
+    func apply(_ report: inout MergeReport) throws -> ReplicaID {
+        let vault = header.vaultId
+        if header.origin == me {
+            // An export of this replica id: this file's own, or a copy's (or one this file made
+            // before it was restored), if its latest change is not one this file numbered.
+            return try recognises(header.through, in: header.lineage?.last?.id) ? me : try rotate(&report)
+        }
+        var origin = try store.peer(vault, header.origin) ?? PeerKnowledge(replica: header.origin)
+        origin.heardAtMillis = now
+        try learnHeld(&origin, &report)
+        let trusted = try learnAcknowledged(&origin)
+        try store.save(origin, vault: vault)
+        if header.isFull { try learnThirdParties() }
+        return trusted ? me : try rotate(&report)
+    }
+
+    /// What this replica now holds of the origin: everything through `through` if the change set
+    /// continues from what it held, in the origin's own line of epochs; else a gap.
+    private func learnHeld(_ origin: inout PeerKnowledge, _ report: inout MergeReport) throws {
+        let latest = header.lineage?.last?.id
+        let sameLine = header.lineage.map { lineage in origin.haveEpoch.map { epoch in lineage.contains { $0.id == epoch } } ?? true } ?? true
+        if header.isFull {
+            if !sameLine || header.through >= origin.haveSeq { (origin.haveSeq, origin.haveEpoch) = (header.through, latest) }
+        } else if sameLine && header.since <= origin.haveSeq {
+            if header.through >= origin.haveSeq { (origin.haveSeq, origin.haveEpoch) = (header.through, latest) }
+        } else {
+            report.gaps.append(DeltaGap(vault: header.vaultId, origin: header.origin, since: header.since, heldThrough: origin.haveSeq))
+        }
+    }
+
+    /// What the origin holds of this replica. A claim that names its epoch (format 3) replaces
+    /// what was known, once this replica recognises it as its own change: a peer that lost data
+    /// says so, and gets it again. A claim this replica cannot recognise means its file was
+    /// restored or copied: `false`. A claim without an epoch (formats 1 and 2, or knowledge
+    /// from before epochs) only raises what was known, capped at what this replica has made.
+    private func learnAcknowledged(_ origin: inout PeerKnowledge) throws -> Bool {
+        let claim = header.knowledge[me] ?? 0
+        guard header.lineage != nil, claim == 0 || header.knowledgeEpochs[me] != nil else {
+            origin.ackedSeq = max(origin.ackedSeq, min(claim, made))
+            return true
+        }
+        guard try recognises(claim, in: header.knowledgeEpochs[me]) else { return false }
+        origin.ackedSeq = claim
+        return true
+    }
+
+    /// A full change set carries all that its origin holds: of every other replica too, where
+    /// that continues what this replica holds of it.
+    private func learnThirdParties() throws {
+        for (replica, seq) in header.knowledge where replica != me && replica != header.origin {
+            var other = try store.peer(header.vaultId, replica) ?? PeerKnowledge(replica: replica)
+            let epoch = header.knowledgeEpochs[replica]
+            guard seq > other.haveSeq, other.haveSeq == 0 || other.haveEpoch == epoch else { continue }
+            (other.haveSeq, other.haveEpoch) = (seq, epoch)
+            try store.save(other, vault: header.vaultId)
+        }
+    }
+
+    /// Whether this replica numbered change `seq` in `epoch` (nothing, `seq` 0, is always known).
+    private func recognises(_ seq: Int64, in epoch: EpochID?) throws -> Bool {
+        guard seq > 0 else { return true }
+        guard let epoch else { return false }
+        return try store.issued(seq, in: epoch, made: made)
+    }
+
+    private func rotate(_ report: inout MergeReport) throws -> ReplicaID {
+        let fresh = try LedgerMeta.rotateReplicaID(store.db)
+        report.newReplicaID = fresh
+        return fresh
+    }
+}
