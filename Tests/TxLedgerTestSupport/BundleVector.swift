@@ -1,9 +1,9 @@
 import Foundation
 @testable import TxLedger
 
-/// One entry of a set of test vectors, `Specs/vectors/v2/index.json` (the format writers use)
-/// or `Specs/vectors/v1/index.json` (the older format readers keep reading): Specs/bundle-format.md,
-/// "Test vectors".
+/// One entry of a set of test vectors, `Specs/vectors/v3/index.json` (the format writers use)
+/// or `Specs/vectors/v2/index.json` and `v1/index.json` (older formats readers keep reading):
+/// Specs/bundle-format.md, "Test vectors".
 struct BundleVector: Codable {
     let name: String
     let comment: String
@@ -25,12 +25,14 @@ struct BundleVector: Codable {
 
     /// The set of the format writers use, and the set of format 1.
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v2")
+        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v3")
+    static let formatTwoFolder = folder.deletingLastPathComponent().appendingPathComponent("v2")
     static let formatOneFolder = folder.deletingLastPathComponent().appendingPathComponent("v1")
+    static let folders = [folder, formatTwoFolder, formatOneFolder]
 
-    /// The vectors of both sets.
+    /// The vectors of every set.
     static func all() throws -> [BundleVector] {
-        try [folder, formatOneFolder].flatMap { folder in
+        try folders.flatMap { folder in
             try JSONDecoder().decode([BundleVector].self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
                 .map { vector in
                     var vector = vector
@@ -71,6 +73,9 @@ struct BundleVector: Codable {
         let since: Int64
         let through: Int64
         let knowledge: [String: Int64]
+        /// Format 3: the epoch of each knowledge entry (where known), and the origin's epochs.
+        var knowledgeEpochs: [String: String]?
+        var lineage: [EpochJSON]?
         let clearedThrough: StampJSON?
         let records: [Record]
 
@@ -86,6 +91,10 @@ struct BundleVector: Codable {
             since = header.since
             through = header.through
             knowledge = Dictionary(uniqueKeysWithValues: header.knowledge.map { ($0.key.description, $0.value) })
+            if let lineage = header.lineage {
+                knowledgeEpochs = Dictionary(uniqueKeysWithValues: header.knowledgeEpochs.map { ($0.key.description, $0.value.description) })
+                self.lineage = lineage.map { EpochJSON(id: $0.id.description, firstSeq: $0.firstSeq) }
+            }
             clearedThrough = header.clearedThrough.map(StampJSON.init)
             self.records = records.map { state in
                 let stamps: [(String, Stamp?)] = [("facts", state.facts.stamp), ("pending", state.status.pending),
@@ -96,6 +105,12 @@ struct BundleVector: Codable {
                 }))
             }
         }
+    }
+
+    /// An epoch: its id in 16 hex digits and its first change sequence number.
+    struct EpochJSON: Codable, Equatable, Sendable {
+        let id: String
+        let firstSeq: Int64
     }
 
     /// A stamp: `time` is `millis << 16 | counter`, `replica` 16 hex digits.

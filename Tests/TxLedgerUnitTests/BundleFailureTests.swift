@@ -59,9 +59,10 @@ import Testing
             return bytes
         }
         try await setup.expectImport(flipped(0), fails: .notABundle)
-        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 10"))
-        // Another format readers know: the MAC covers the version byte.
-        try await setup.expectImport(flipped(8, 0x03), fails: .headerTampered)
+        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 11"))
+        // Other formats readers know (3 ^ 1 = 2, 3 ^ 2 = 1): the MAC covers the version byte.
+        try await setup.expectImport(flipped(8, 0x01), fails: .headerTampered)
+        try await setup.expectImport(flipped(8, 0x02), fails: .headerTampered)
         try await setup.expectImport(flipped(9, 0x04), fails: .unsupportedVersion("key mode \(secret.mode.rawValue ^ 4)"))
         // Salt and key check feed the key check: indistinguishable from a wrong secret.
         for offset in [22, 37, 38, 53] {

@@ -3,11 +3,11 @@ import Testing
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
-/// The test vectors of Specs/vectors: every one, of format 2 and of format 1, is read as
-/// `import` reads a bundle and must give its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift
-/// test --filter writeVectors` writes a new format 2 set (new random keys, salts and nonces);
-/// the contents they expect come from the source ledgers, not from decoding the bundles. The
-/// format 1 set was written by the format 1 writer and stays as it is.
+/// The test vectors of Specs/vectors: every one, of formats 3, 2 and 1, is read as `import`
+/// reads a bundle and must give its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift test
+/// --filter writeVectors` writes a new format 3 set (new random keys, salts and nonces); the
+/// contents they expect come from the source ledgers, not from decoding the bundles. The
+/// format 2 and 1 sets were written by their formats' writers and stay as they are.
 @Suite struct BundleVectorTests {
     @Test func everyVectorGivesItsExpectedOutcome() async throws {
         try await checkEveryVector()
@@ -33,9 +33,9 @@ import Testing
 
     private func checkEveryVector() async throws {
         let vectors = try BundleVector.all()
-        for folder in [BundleVector.folder, BundleVector.formatOneFolder] {
+        for folder in BundleVector.folders {
             let set = vectors.filter { $0.folder == folder }
-            let ok = folder == BundleVector.folder ? 4 : 3
+            let ok = folder == BundleVector.formatOneFolder ? 3 : 4
             #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == ok, "\(folder.lastPathComponent)")
             #expect(Set(set.map(\.expect)).isSuperset(of: ["ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
                                                            "payload_tampered", "truncated", "trailing_data", "malformed_content"]))
@@ -62,7 +62,7 @@ private struct VectorWriter {
     let passphrase = "vector passphrase: correct horse battery staple"
 
     func write() async throws {
-        try? FileManager.default.removeItem(at: folder) // the format 2 set only
+        try? FileManager.default.removeItem(at: folder) // the format 3 set only
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
             .trimmingCharacters(in: .newlines)
@@ -115,10 +115,10 @@ private struct VectorWriter {
         add("header-tampered", "key-full.txb with byte 60 (inside the secretstream header) flipped", file: "header-tampered.txb", expect: "header_tampered")
         try derive("mac-tampered.txb", from: fullBytes) { $0[100] ^= 0x80 }
         add("mac-tampered", "key-full.txb with byte 100 (inside the header MAC) flipped", file: "mac-tampered.txb", expect: "header_tampered")
-        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 3 }
-        add("unknown-version", "key-full.txb with format version 3", file: "unknown-version.txb", expect: "unsupported_version")
-        try derive("version-changed.txb", from: fullBytes) { $0[8] = 1 }
-        add("version-changed", "key-full.txb with its version byte changed to 1, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
+        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 4 }
+        add("unknown-version", "key-full.txb with format version 4", file: "unknown-version.txb", expect: "unsupported_version")
+        try derive("version-changed.txb", from: fullBytes) { $0[8] = 2 }
+        add("version-changed", "key-full.txb with its version byte changed to 2, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
         try derive("payload-tampered.txb", from: multiBytes) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
         add("payload-tampered", "key-multichunk.txb with one byte of chunk 1 flipped", file: "payload-tampered.txb", expect: "payload_tampered")
         try derive("chunks-reordered.txb", from: multiBytes) { bytes in
@@ -228,7 +228,7 @@ private struct VectorWriter {
     }
 
     static func header(vault: String) -> ChangeSetHeader {
-        ChangeSetHeader(vaultId: vault, origin: ReplicaID(rawValue: 1), since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+        ChangeSetHeader(vaultId: vault, origin: ReplicaID(rawValue: 1), since: 0, through: 1, knowledge: [:], lineage: [], clearedThrough: nil)
     }
 
     private func seal(_ file: String, _ payload: [UInt8]) throws {

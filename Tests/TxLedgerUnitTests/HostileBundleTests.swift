@@ -149,11 +149,14 @@ import Testing
                                 BundleError.malformedContent("a frame length \(UInt64(1) << 62) exceeds \(8 << 20)"))
         try await expectRefused(try await BundleFixture.seal(base + [20, 4] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
                                 BundleError.malformedContent("a text length \(UInt64(1) << 40) exceeds 20"))
-        // A vault name whose length says 2^60 bytes, and a knowledge list of 2^50 entries.
+        // A vault name whose length says 2^60 bytes, an epoch list of 2^50 entries, and a
+        // knowledge list of 2^50 entries.
         try await expectRefused(try await BundleFixture.seal(uvarint(1 << 60) + [0x61], with: secret, in: folder),
                                 BundleError.malformedContent("a text length \(UInt64(1) << 60) exceeds 1024"))
         let vault = [7] + Array("vault-1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7, 0, 1]
         try await expectRefused(try await BundleFixture.seal(vault + uvarint(1 << 50), with: secret, in: folder),
+                                BundleError.malformedContent("the epoch count \(UInt64(1) << 50) exceeds 65536"))
+        try await expectRefused(try await BundleFixture.seal(vault + [0] + uvarint(1 << 50), with: secret, in: folder),
                                 BundleError.malformedContent("the knowledge count \(UInt64(1) << 50) exceeds 65536"))
     }
 

@@ -42,15 +42,37 @@ import Testing
         #expect(throws: BundleError.malformedContent("a text length 11 exceeds 10")) { try long.readText(limit: 10) }
     }
 
-    /// The header of both golden payloads: a knowledge entry and a watermark.
+    /// The header of the golden payloads: a knowledge entry and a watermark; in format 3, an
+    /// epoch and the knowledge entry's epoch too.
     static let goldenHeader = ChangeSetHeader(vaultId: "v", origin: ReplicaID(rawValue: 1), since: 0, through: 1,
-                                              knowledge: [ReplicaID(rawValue: 2): 5],
+                                              knowledge: [ReplicaID(rawValue: 2): 5], knowledgeEpochs: [ReplicaID(rawValue: 2): EpochID(rawValue: 0x0B)],
+                                              lineage: [Epoch(id: EpochID(rawValue: 0x0A), firstSeq: 1)],
                                               clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3)))
+    static let formatTwoHeader = ChangeSetHeader(vaultId: "v", origin: ReplicaID(rawValue: 1), since: 0, through: 1,
+                                                 knowledge: [ReplicaID(rawValue: 2): 5],
+                                                 clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3)))
 
-    /// `goldenHeader` and `goldenRecords()` encoded in format 2 by an independent Python encoder
-    /// written from Specs/bundle-format.md: every kind of field, shared texts introduced and
-    /// referred to, hex in forms 1 and 2, times and stamps as differences.
-    static let golden = "0176000000000000000100010101000000000000000205018680c03e0200000000000000036801011073656e64020220"
+    /// `goldenHeader` and `goldenRecords()` in format 3, written from Specs/bundle-format.md
+    /// independently of the Swift encoder: the format 2 bytes of an independent Python encoder
+    /// (every kind of field, shared texts introduced and referred to, hex in forms 1 and 2,
+    /// times and stamps as differences) with the header's epochs added by hand.
+    static let golden = "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
+        + "000000000000036801011073656e64020220657468657265756d0380d8ddddf865048101000000000000000000000000"
+        + "00000000000000000000000000000000000000010c5100000000000000000000000000000000000000010d04310e030c"
+        + "45544825000026030000000000000004690101020203a0f4deddf8650481010000000000000000000000000000000000"
+        + "0000000000000000000000000000020c5100000000000000000000000000000000000000010d04310e03250001260329"
+        + "0424636f6e6669726d65642ae0d4032ce0d403022d022ef0a204b7020105107377617002062474686f72636861696e03"
+        + "80d8ddddf865048201000000000000000000000000000000000000000000000000000000000000000306183531322e30"
+        + "300707ac0174686f7231717a64356a6e7a7a38716d397779326838783876397a336d3477763071307671783072356c64"
+        + "0b081c6465706f73697414091052554e45150a2454484f522e52554e45161017143130302e351806190b706874747073"
+        + "3a2f2f6578616d706c652e636f6d2f72756e652e706e671a0c0c4254431c101d28302e30303132333435361e18302e30"
+        + "3031321f0d1c626974636f696e200e6c68747470733a2f2f6578616d706c652e636f6d2f6274632e706e67210f245448"
+        + "4f52436861696e22106452554e45202d3e20425443207669612054484f52436861696e250005260129042ae0d4032c00"
+        + "052d01"
+
+    /// The same change set as format 2 wrote it (from the same independent encoder): a header
+    /// without epochs. Readers keep reading it.
+    static let formatTwoGolden = "0176000000000000000100010101000000000000000205018680c03e0200000000000000036801011073656e64020220"
         + "657468657265756d0380d8ddddf865048101000000000000000000000000000000000000000000000000000000000000"
         + "00010c5100000000000000000000000000000000000000010d04310e030c455448250000260300000000000000046901"
         + "01020203a0f4deddf86504810100000000000000000000000000000000000000000000000000000000000000020c5100"
@@ -89,8 +111,14 @@ import Testing
         #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: records))
     }
 
+    @Test func aFormatTwoPayloadIsStillRead() async throws {
+        let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
+        let path = try await BundleFixture.seal(try Self.bytes(Self.formatTwoGolden), with: secret, in: folder, version: 2)
+        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.formatTwoHeader, records: try Self.goldenRecords()))
+    }
+
     /// A format 1 payload (as the format 1 writer wrote it, from an independent Python encoder):
-    /// `goldenHeader` and a minimal send whose explorer URL is the default and so left out.
+    /// `formatTwoHeader` and a minimal send whose explorer URL is the default and so left out.
     static let formatOneGolden = "0176000000000000000100010101000000000000000205018680c03e020000000000000003a301010473656e64020865"
         + "7468657265756d0380d8ddddf86504423078303030303030303030303030303030303030303030303030303030303030"
         + "303030303030303030303030303030303030303030303030303030303030303030310c2a307830303030303030303030"
@@ -103,7 +131,7 @@ import Testing
         let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
         let payload = try Self.bytes(Self.formatOneGolden)
         let path = try await BundleFixture.seal(payload, with: secret, in: folder, version: 1)
-        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: [record]))
+        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.formatTwoHeader, records: [record]))
         // The same bytes read as format 2 are not that change set.
         let asFormatTwo = try await BundleFixture.seal(payload, with: secret, in: folder)
         await #expect(throws: BundleError.self) { try await BundleVector.decode(asFormatTwo, secret: secret) }

@@ -48,6 +48,7 @@ struct PayloadDecoder {
 
     private init(decoding reader: BundleReader) throws {
         self.reader = reader
+        version = reader.header.version
         var source = StreamBytes(reader)
         let vault = try source.readText(limit: 1024)
         do {
@@ -59,7 +60,8 @@ struct PayloadDecoder {
         var replicas = [origin], known: Set = [origin]
         let since = try Self.sequence(try source.readUVarint())
         let through = try Self.sequence(try source.readUVarint())
-        var knowledge: [ReplicaID: Int64] = [:]
+        let lineage = version >= 3 ? try Self.readLineage(from: &source) : nil
+        var knowledge: [ReplicaID: Int64] = [:], knowledgeEpochs: [ReplicaID: EpochID] = [:]
         var previous: ReplicaID?
         for _ in 0..<(try source.readCount(limit: Self.maxReplicas, "the knowledge count")) {
             let replica = try Self.readReplica(from: &source, table: &replicas, known: &known)
@@ -67,6 +69,9 @@ struct PayloadDecoder {
                 throw BundleError.malformedContent("the knowledge list is not in increasing replica order")
             }
             knowledge[replica] = try Self.sequence(try source.readUVarint())
+            if version >= 3, let epoch = try Self.epoch(try source.readID64(), allowingNone: true) {
+                knowledgeEpochs[replica] = epoch
+            }
             previous = replica
         }
         var watermark: Stamp?
@@ -83,9 +88,8 @@ struct PayloadDecoder {
         case let flag: throw BundleError.malformedContent("the watermark flag is \(flag)")
         }
         guard since <= through else { throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))") }
-        header = ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: through,
-                                 knowledge: knowledge, clearedThrough: watermark)
-        version = reader.header.version
+        header = ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: through, knowledge: knowledge,
+                                 knowledgeEpochs: knowledgeEpochs, lineage: lineage, clearedThrough: watermark)
         self.source = source
         self.replicas = replicas
         self.known = known
@@ -142,6 +146,29 @@ struct PayloadDecoder {
         guard known.insert(replica).inserted else { throw BundleError.malformedContent("replica \(replica) is introduced twice") }
         table.append(replica)
         return replica
+    }
+
+    /// Format 3's epochs: a count, then each epoch's id and first change, in increasing order.
+    private static func readLineage(from source: inout StreamBytes) throws -> [Epoch] {
+        var lineage: [Epoch] = []
+        for _ in 0..<(try source.readCount(limit: maxReplicas, "the epoch count")) {
+            guard let id = try epoch(try source.readID64(), allowingNone: false) else { preconditionFailure("epoch 0 was refused") }
+            let first = try sequence(try source.readUVarint())
+            guard first > (lineage.last?.firstSeq ?? 0) else {
+                throw BundleError.malformedContent("the epochs are not in increasing order of their first change")
+            }
+            lineage.append(Epoch(id: id, firstSeq: first))
+        }
+        return lineage
+    }
+
+    private static func epoch(_ raw: UInt64, allowingNone: Bool) throws -> EpochID? {
+        guard raw <= UInt64(Int64.max) else { throw BundleError.malformedContent("an epoch id has its top bit set") }
+        guard raw > 0 else {
+            guard allowingNone else { throw BundleError.malformedContent("an epoch id is 0") }
+            return nil
+        }
+        return EpochID(rawValue: Int64(raw))
     }
 
     private static func replica(_ raw: UInt64) throws -> ReplicaID {

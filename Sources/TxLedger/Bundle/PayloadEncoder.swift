@@ -1,6 +1,6 @@
 import GRDB
 
-/// Encodes a change set as a format 2 bundle payload (Specs/bundle-format.md, "Payload"): the
+/// Encodes a change set as a format 3 bundle payload (Specs/bundle-format.md, "Payload"): the
 /// header, then one length-prefixed frame per record. The encoding is deterministic: the same
 /// change set, records in the same order, gives the same bytes.
 ///
@@ -20,11 +20,18 @@ struct PayloadEncoder {
         replicaIndex[header.origin.rawValue] = 0
         bytes.appendUVarint(UInt64(header.since))
         bytes.appendUVarint(UInt64(header.through))
+        let lineage = header.lineage ?? []
+        bytes.appendUVarint(UInt64(lineage.count))
+        for epoch in lineage {
+            bytes.appendBigEndian(UInt64(epoch.id.rawValue), width: 8)
+            bytes.appendUVarint(UInt64(epoch.firstSeq))
+        }
         let knowledge = header.knowledge.sorted { $0.key < $1.key }
         bytes.appendUVarint(UInt64(knowledge.count))
         for (replica, seq) in knowledge {
             bytes += replicaReference(replica.rawValue)
             bytes.appendUVarint(UInt64(seq))
+            bytes.appendBigEndian(UInt64(header.knowledgeEpochs[replica]?.rawValue ?? 0), width: 8)
         }
         if let watermark = header.clearedThrough {
             bytes.appendUVarint(1)
