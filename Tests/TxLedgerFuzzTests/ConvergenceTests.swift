@@ -4,11 +4,19 @@ import Testing
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
-/// The laws of issue #3 on real SQLite replicas: whatever the order, duplication or loss of
-/// deliveries, and however skewed the clocks, replicas converge after a final exchange.
+/// The laws of the CRDT on real SQLite replicas: whatever the order, duplication or loss of
+/// deliveries, and however skewed the clocks, replicas converge after a final exchange; and so
+/// they do whatever happens to the devices: files restored from backups, copied to new phones,
+/// lost, and devices added late (crdt.md, "Restored and cloned files").
 struct ConvergenceTests {
     @Test func replicasConvergeWhateverTheDeliveries() async {
         await propertyCheck(count: 40, input: ReplicaScenario.generator) { scenario in
+            await expectConvergence(scenario)
+        }
+    }
+
+    @Test func replicasConvergeWhateverHappensToTheDevices() async {
+        await propertyCheck(count: 40, input: ReplicaScenario.generator(lifeEvents: true)) { scenario in
             await expectConvergence(scenario)
         }
     }
@@ -19,10 +27,10 @@ struct ConvergenceTests {
             try await run.run(scenario.operations)
             try await run.finalRound()
 
-            let first = run.ledgers[0].ledger
+            let first = run.ledgers[run.active[0]].ledger
             let reference = try await ReplicaSnapshot(first)
             let visible = try await first.all()
-            for other in run.ledgers.dropFirst() {
+            for other in run.active.dropFirst().map({ run.ledgers[$0] }) {
                 #expect(try await ReplicaSnapshot(other.ledger) == reference)
                 #expect(try await other.ledger.all() == visible)
             }
@@ -30,7 +38,7 @@ struct ConvergenceTests {
 
             // Nothing recorded after the final clear of its vault is lost.
             let visibleIDs = Set(visible.map(\.id))
-            for (id, vault, stamp) in run.recorded {
+            for (id, vault, stamp, _) in run.recorded {
                 let watermark = reference.vaults[vault]?.clearedThrough
                 if watermark.map({ stamp > $0 }) ?? true {
                     #expect(visibleIDs.contains(id), "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost")

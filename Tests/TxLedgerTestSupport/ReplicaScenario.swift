@@ -17,7 +17,22 @@ struct ReplicaScenario: CustomStringConvertible {
         /// Delivers again a change set sent earlier (late, duplicated, out of order).
         case replay(to: Int, pick: Int)
         case tick(replica: Int, millis: Int)
+        /// Keeps a backup of the replica's file.
+        case snapshot(replica: Int)
+        /// Puts the replica's last backup back in place of its file (an iCloud or Time Machine
+        /// restore): what it did since is gone from it.
+        case restore(replica: Int)
+        /// A new replica made from a copy of this one's file (a phone set up from another's
+        /// backup), whose clock reads the same time: it shares the replica id and its epochs.
+        case clone(replica: Int)
+        /// The replica is lost (a broken phone): it never syncs again.
+        case lose(replica: Int)
+        /// A new, empty replica joins (a new device).
+        case join
     }
+
+    /// At most this many replicas, clones and new devices included.
+    static let maxReplicas = 6
 
     /// Wall-clock offsets: in time, an hour behind, a year ahead, two minutes ahead, a day behind.
     static let skews: [TimeInterval] = [0, -3600, 365 * 86_400, 120, -86_400]
@@ -29,13 +44,18 @@ struct ReplicaScenario: CustomStringConvertible {
 
     static func vault(of tx: Int) -> String { tx % 4 == 3 ? "savings" : "main" }
 
-    static let generator = Generator<ReplicaScenario, Shrink.None<ReplicaScenario>>(run: { rng in
+    static let generator = generator(lifeEvents: false)
+
+    /// Operations name replicas by a number that the run maps onto the replicas still in use;
+    /// with `lifeEvents`, replicas are also backed up and restored, cloned, lost and added.
+    static func generator(lifeEvents: Bool) -> Generator<ReplicaScenario, Shrink.None<ReplicaScenario>> {
+      Generator(run: { rng in
         let replicas = Int.random(in: 3...5, using: &rng)
-        func replica() -> Int { Int.random(in: 0..<replicas, using: &rng) }
+        func replica() -> Int { Int.random(in: 0..<maxReplicas, using: &rng) }
         func tx() -> Int { Int.random(in: 0..<8, using: &rng) }
         func status() -> TransactionStatus { TransactionStatus.allCases.randomElement(using: &rng)! }
         let count = Int.random(in: 10...40, using: &rng)
-        let operations: [Operation] = (0..<count).map { _ in
+        func ordinary() -> Operation {
             switch Int.random(in: 0..<100, using: &rng) {
             case 0..<22: .record(replica: replica(), tx: tx(), status: status())
             case 22..<34: .status(replica: replica(), tx: tx(), to: status())
@@ -49,17 +69,43 @@ struct ReplicaScenario: CustomStringConvertible {
             default: .tick(replica: replica(), millis: Int.random(in: 1...5000, using: &rng))
             }
         }
+        /// A device's life: a backup, some syncs it takes part in, then the backup restored and
+        /// new records made on it; or a copy, a loss, a new device.
+        func lifeEvent() -> [Operation] {
+            let r = replica(), peer = replica()
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<55:
+                let between = (0..<Int.random(in: 0...4, using: &rng)).map { _ in ordinary() }
+                let after = (0..<Int.random(in: 1...4, using: &rng)).map { _ in Operation.record(replica: r, tx: tx(), status: status()) }
+                return [.snapshot(replica: r)] + between
+                    + [.record(replica: r, tx: tx(), status: status()), .sync(from: r, to: peer, full: false, delivery: .once),
+                       .sync(from: peer, to: r, full: false, delivery: .once), .restore(replica: r)] + after
+            case 55..<75: return [.clone(replica: r)]
+            case 75..<88: return [.lose(replica: r)]
+            default: return [.join]
+            }
+        }
+        let operations: [Operation] = (0..<count).flatMap { _ in
+            lifeEvents && Int.random(in: 0..<100, using: &rng) < 15 ? lifeEvent() : [ordinary()]
+        }
         return ReplicaScenario(replicas: replicas, operations: operations)
-    })
+      })
+    }
 }
 
 /// Runs a scenario on real ledger files and records what the laws need.
 final class ScenarioRun {
-    let ledgers: [TestLedger]
+    private(set) var ledgers: [TestLedger]
+    /// Replicas lost: they take no part any more.
+    private(set) var lost: Set<Int> = []
+    /// The replicas still in use.
+    var active: [Int] { ledgers.indices.filter { !lost.contains($0) } }
+    private var snapshots: [Int: (copy: TestLedger, recordedCount: Int)] = [:]
     /// Change sets produced so far, delivered or not.
     private(set) var sent: [(to: Int, changes: [ChangeSet])] = []
-    /// Facts stamps of every local recording that wrote facts.
-    private(set) var recorded: [(id: TransactionID, vault: String, stamp: Stamp)] = []
+    /// Facts stamps of every local recording that wrote facts, and the replica that made it;
+    /// a restore or a loss takes out those that may have gone with the replica's file.
+    private(set) var recorded: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int)] = []
     /// Status regressions seen across merges that moved no watermark.
     private(set) var regressions: [String] = []
 
@@ -81,18 +127,30 @@ final class ScenarioRun {
         }
     }
 
-    /// Every replica sends its delta to every other: afterwards all must hold the same state.
+    /// Two rounds in which the first replica in use and each other one exchange deltas, the
+    /// first one sending first: afterwards all must hold the same state. Every change must
+    /// travel in the deltas themselves: there is no third replica to relay what a wrong
+    /// acknowledgment left out. (A replica restored from a backup holds less than its peers
+    /// believe until it has said so: the first round lets every replica say what it holds.)
     func finalRound() async throws {
-        for to in ledgers.indices {
-            for from in ledgers.indices where from != to {
-                try await merge(try await changes(from: from, to: to, full: false), into: to)
+        let hub = active[0]
+        for _ in 0..<2 {
+            for other in active.dropFirst() {
+                try await merge(try await changes(from: hub, to: other, full: false), into: other)
+                try await merge(try await changes(from: other, to: hub, full: false), into: hub)
             }
         }
     }
 
+    /// The replica a scenario's replica number stands for: one still in use.
+    private func slot(_ raw: Int) -> Int {
+        active[raw % active.count]
+    }
+
     private func apply(_ operation: ReplicaScenario.Operation) async throws {
         switch operation {
-        case let .record(r, tx, status):
+        case let .record(raw, tx, status):
+            let r = slot(raw)
             let facts = try Self.transaction(tx).facts
             let update: StatusUpdate = switch status {
             case .confirmed: try .confirmed(at: Fixture.start)
@@ -101,20 +159,25 @@ final class ScenarioRun {
             }
             let (stored, outcome) = try await ledgers[r].ledger.record(try TransactionRecord(facts: facts, status: update))
             if outcome == .recorded, let stamp = try await ledgers[r].ledger.state(stored.id)?.facts.stamp {
-                recorded.append((stored.id, facts.vaultId, stamp))
+                recorded.append((stored.id, facts.vaultId, stamp, r))
             }
-        case let .status(r, tx, to):
+        case let .status(raw, tx, to):
+            let r = slot(raw)
             let update: StatusUpdate = to == .failed ? try .failed(reason: "dropped or replaced") : try StatusUpdate(to)
             try await ignoringNotFound { _ = try await self.ledgers[r].ledger.updateStatus(try Self.transaction(tx).id, to: update) }
-        case let .note(r, tx, text):
+        case let .note(raw, tx, text):
+            let r = slot(raw)
             try await ignoringNotFound { try await self.ledgers[r].ledger.setNote(text, for: try Self.transaction(tx).id) }
-        case let .labels(r, tx, labels):
+        case let .labels(raw, tx, labels):
+            let r = slot(raw)
             try await ignoringNotFound { try await self.ledgers[r].ledger.setLabels(labels, for: try Self.transaction(tx).id) }
-        case let .hide(r, tx, hidden):
+        case let .hide(raw, tx, hidden):
+            let r = slot(raw)
             try await ignoringNotFound { try await self.ledgers[r].ledger.setHidden(hidden, for: try Self.transaction(tx).id) }
-        case let .clear(r, vault):
-            try await ledgers[r].ledger.clearHistory(vault: vault)
-        case let .sync(from, to, full, delivery):
+        case let .clear(raw, vault):
+            try await ledgers[slot(raw)].ledger.clearHistory(vault: vault)
+        case let .sync(rawFrom, rawTo, full, delivery):
+            let (from, to) = (slot(rawFrom), slot(rawTo))
             guard from != to else { return }
             let changes = try await changes(from: from, to: to, full: full)
             sent.append((to, changes))
@@ -125,11 +188,32 @@ final class ScenarioRun {
                 try await merge(changes, into: to)
                 try await merge(changes, into: to)
             }
-        case let .replay(to, pick):
+        case let .replay(rawTo, pick):
             guard !sent.isEmpty else { return }
-            try await merge(sent[pick % sent.count].changes, into: to)
-        case let .tick(r, millis):
-            ledgers[r].clock.advance(by: Double(millis) / 1000)
+            try await merge(sent[pick % sent.count].changes, into: slot(rawTo))
+        case let .tick(raw, millis):
+            ledgers[slot(raw)].clock.advance(by: Double(millis) / 1000)
+        case let .snapshot(raw):
+            let r = slot(raw)
+            snapshots[r] = (try await TestLedger(copyOf: ledgers[r].ledger, clock: ledgers[r].clock), recorded.count)
+        case let .restore(raw):
+            let r = slot(raw)
+            guard let (backup, recordedCount) = snapshots[r] else { return }
+            ledgers[r] = try await TestLedger(copyOf: backup.ledger, clock: ledgers[r].clock)
+            // What the replica recorded after the backup may be gone with it, unless it was sent.
+            recorded = recorded.enumerated().filter { index, entry in entry.replica != r || index < recordedCount }.map(\.element)
+        case let .clone(raw):
+            guard ledgers.count < ReplicaScenario.maxReplicas else { return }
+            let r = slot(raw)
+            ledgers.append(try await TestLedger(copyOf: ledgers[r].ledger, clock: ManualClock(ledgers[r].clock.now)))
+        case let .lose(raw):
+            guard active.count > 2 else { return }
+            let r = slot(raw)
+            lost.insert(r)
+            recorded.removeAll { $0.replica == r }
+        case .join:
+            guard ledgers.count < ReplicaScenario.maxReplicas else { return }
+            ledgers.append(try await TestLedger(clock: ManualClock(Fixture.start)))
         }
     }
 

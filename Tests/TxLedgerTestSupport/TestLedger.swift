@@ -15,6 +15,20 @@ struct TestLedger {
         ledger = try await Ledger.open(path: directory.path("ledger.sqlite"), options: .init(wallClock: clock.wallClock, logger: .quiet))
     }
 
+    /// A copy of `ledger`'s file, in a folder of its own, opened with `clock`: a backup that
+    /// is restored, or a phone cloned from another's backup (same replica id, same epochs).
+    init(copyOf ledger: Ledger, clock: ManualClock) async throws {
+        directory = try TemporaryDirectory()
+        self.clock = clock
+        let path = directory.path("ledger.sqlite")
+        try await DedicatedThread.run {
+            let copy = try DatabaseQueue(path: path)
+            try ledger.pool.backup(to: copy)
+            try copy.close()
+        }
+        self.ledger = try await Ledger.open(path: path, options: .init(wallClock: clock.wallClock, logger: .quiet))
+    }
+
     /// Opens the same file again, as a restarted app would.
     func reopened(clock: ManualClock? = nil) async throws -> Ledger {
         try await Ledger.open(path: ledger.path, options: .init(wallClock: (clock ?? self.clock).wallClock, logger: .quiet))

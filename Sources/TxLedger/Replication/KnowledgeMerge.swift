@@ -33,7 +33,7 @@ struct KnowledgeMerge {
     /// continues from what it held, in the origin's own line of epochs; else a gap.
     private func learnHeld(_ origin: inout PeerKnowledge, _ report: inout MergeReport) throws {
         let latest = header.lineage?.last?.id
-        let sameLine = header.lineage.map { lineage in origin.haveEpoch.map { epoch in lineage.contains { $0.id == epoch } } ?? true } ?? true
+        let sameLine = origin.haveEpoch.map { epoch in header.lineage.map { Self.line($0, through: header.through, holds: origin.haveSeq, in: epoch) } ?? true } ?? true
         if header.isFull {
             if !sameLine || header.through >= origin.haveSeq { (origin.haveSeq, origin.haveEpoch) = (header.through, latest) }
         } else if sameLine && header.since <= origin.haveSeq {
@@ -57,6 +57,14 @@ struct KnowledgeMerge {
         guard try recognises(claim, in: header.knowledgeEpochs[me]) else { return false }
         origin.ackedSeq = claim
         return true
+    }
+
+    /// Whether change `seq` of epoch `epoch` is on the origin's line: `epoch` is in `lineage`
+    /// and `seq` lies in it there (from its first change to the next epoch's, or to `through`).
+    static func line(_ lineage: [Epoch], through: Int64, holds seq: Int64, in epoch: EpochID) -> Bool {
+        guard let index = lineage.firstIndex(where: { $0.id == epoch }) else { return false }
+        let end = index + 1 < lineage.count ? lineage[index + 1].firstSeq - 1 : through
+        return (lineage[index].firstSeq...max(lineage[index].firstSeq, end)).contains(seq)
     }
 
     /// A full change set carries all that its origin holds: of every other replica too, where
