@@ -80,6 +80,9 @@ extension Ledger {
     static func merge(_ header: ChangeSetHeader, records: ((RecordState) throws -> Void) throws -> Void,
                       into store: RecordStore, stamps: inout StampSource, report: inout MergeReport) throws {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
+        // A vault heard of is a vault held, even before any of its records: a new device that
+        // imported an empty delta can export what it holds (nothing) and so be sent the rest.
+        try store.ensureVault(vault)
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
         var latestAcceptable: Stamp?

@@ -7,6 +7,8 @@ public enum LedgerError: Error, Equatable, Sendable {
     case invalidInput(field: String, reason: String)
     /// No record has this id or transaction hash.
     case notFound(String)
+    /// No such peer replica is known (in the vault, when one is named).
+    case unknownPeer(ReplicaID, vault: String?)
     /// This ledger holds nothing of this vault.
     case unknownVault(String)
     /// A transaction hash matches records in several vaults or chains; the id tells them apart.
@@ -32,6 +34,8 @@ extension LedgerError: LocalizedError {
             return "invalid \(field): \(reason)"
         case let .notFound(key):
             return "no transaction with id or hash '\(key)' in this ledger; `txledger list` shows what it holds"
+        case let .unknownPeer(peer, vault):
+            return "this ledger knows no peer \(peer)\(vault.map { " of vault '\($0)'" } ?? ""); `txledger peers` lists the ones it knows"
         case let .unknownVault(vault):
             return "this ledger holds no vault '\(vault)'; `txledger list` shows the vaults of its records"
         case let .ambiguous(hash, ids):

@@ -12,7 +12,7 @@ enum ExitStatus {
     static func code(for error: LedgerError) -> Int32 {
         switch error {
         case .invalidInput, .invalidCursor: invalidInput
-        case .notFound, .unknownVault, .ambiguous: notFound
+        case .notFound, .unknownPeer, .unknownVault, .ambiguous: notFound
         case .unreadableDatabase, .newerSchema, .storage, .output: ledgerFailure
         }
     }

@@ -23,7 +23,7 @@ struct SecretOptions: ParsableArguments {
     func secret(ask: Bool, confirm: Bool = false) throws -> BundleSecret? {
         if let keyFile {
             if SyncKey.isExposed(file: keyFile) {
-                FileHandle.standardError.write(Data("txledger: warning: key file '\(keyFile)' can be read by other users; run chmod 600 on it\n".utf8))
+                StandardError.warn(["key file '\(keyFile)' can be read by other users; run chmod 600 on it"])
             }
             return .syncKey(try SyncKey(contentsOfFile: keyFile))
         }

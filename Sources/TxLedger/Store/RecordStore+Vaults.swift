@@ -108,6 +108,14 @@ extension RecordStore {
                              knowledge.ackedSeq, knowledge.heardAtMillis])
     }
 
+    /// Clears when `peer` was heard from, in `vault` or in every vault.
+    /// - Returns: in how many vaults it is known.
+    func forget(_ peer: ReplicaID, vault: String?) throws -> Int {
+        try db.execute(sql: "UPDATE peer SET heard_at_ms = NULL WHERE replica_id = ? AND (? IS NULL OR vault_id = ?)",
+                       arguments: [peer.rawValue, vault, vault])
+        return db.changesCount
+    }
+
     /// Up to which of this replica's change sequence numbers `peer` is known to hold `vault`.
     func acknowledged(_ vault: String, by peer: ReplicaID) throws -> Int64 {
         try self.peer(vault, peer)?.ackedSeq ?? 0

@@ -6,9 +6,10 @@ struct ExportCommand: LedgerCommand {
         commandName: "export",
         abstract: "Write a vault's changes to an encrypted bundle.",
         discussion: """
-            By default the bundle holds what some peer this ledger knows for the vault has not \
-            acknowledged yet (everything if none is known); --full takes everything, --for-peer \
-            what one replica lacks. The file appears only once complete; an existing one is replaced.
+            By default the bundle holds what some peer of the vault heard from within the peer \
+            horizon has not acknowledged yet (everything if there is none); --full takes \
+            everything, --for-peer what one replica lacks. The file appears only once complete; \
+            an existing one is replaced.
             """)
 
     enum Cost: String, ExpressibleByArgument, CaseIterable {
@@ -32,10 +33,19 @@ struct ExportCommand: LedgerCommand {
     var forPeer: String?
     @Option(name: .customLong("kdf"), help: "Argon2id cost with a passphrase: interactive, moderate (default) or sensitive.")
     var cost: Cost = .moderate
+    @Option(name: .customLong("peer-horizon"), help: ArgumentHelp("Wait only for peers heard from within this many days (default 30).", valueName: "days"))
+    var peerHorizon: Int?
     @Flag(help: "Print what was written as JSON.") var json = false
+
+    var ledgerOptions: Ledger.Options {
+        var options = Ledger.Options()
+        if let peerHorizon { options.peerHorizonMillis = Int64(peerHorizon) * 86_400_000 }
+        return options
+    }
 
     func validate() throws {
         if full && forPeer != nil { throw ValidationError("give --full or --for-peer, not both") }
+        if let peerHorizon, !(0...36_500).contains(peerHorizon) { throw ValidationError("--peer-horizon takes a number of days from 0 to 36500") }
         if let forPeer, ReplicaID(hex: forPeer) == nil {
             throw ValidationError("--for-peer takes a replica id of 16 hex digits, as `txledger init` prints it")
         }

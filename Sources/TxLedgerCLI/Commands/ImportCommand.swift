@@ -15,6 +15,7 @@ struct ImportCommand: LedgerCommand {
     func run(on ledger: Ledger) async throws {
         let secret = try secretOptions.requiredSecret(confirm: false)
         let result = try await ledger.importBundle(at: file, secret: secret, progress: ProgressLine.reporter())
+        StandardError.warn(MergeReportText.warnings(result.report))
         let bundle = BundleInfoOutput(path: file, info: result.info)
         if json {
             print(try JSONOutput.string(ImportOutput(bundle: bundle, report: result.report)))

@@ -22,6 +22,7 @@ struct MergeCommand: LedgerCommand {
             changeSets.append(try await source.changes(vault: vault))
         }
         let report = try await ledger.merge(changeSets)
+        StandardError.warn(MergeReportText.warnings(report))
         if json {
             print(try JSONOutput.string(report))
         } else {

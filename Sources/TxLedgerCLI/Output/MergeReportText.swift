@@ -21,4 +21,17 @@ enum MergeReportText {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// What a person must know and act on, for stderr (also in `--json`'s report): a delta that
+    /// started after changes this ledger lacks, a new replica id.
+    static func warnings(_ report: MergeReport) -> [String] {
+        report.gaps.map { gap in
+            "this bundle holds replica \(gap.origin)'s changes to vault \(gap.vault) after #\(gap.since), but this ledger has its changes "
+                + "only through #\(gap.heldThrough): what came before is missing here. On that device run `txledger export --vault \(gap.vault) --full` "
+                + "and import it here, or export from here and import it there: its next export then holds the rest"
+        } + (report.newReplicaID.map { id in
+            ["this ledger's file was restored from a backup or copied from another device, so it took the new replica id \(id); "
+                + "nothing was lost, and its next exports hold everything"]
+        } ?? [])
+    }
 }

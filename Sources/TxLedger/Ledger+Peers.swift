@@ -1,0 +1,37 @@
+import Foundation
+
+extension Ledger {
+    /// Every replica this ledger knows per vault (of `vault`, or of every vault): when it was
+    /// last heard from, what each holds of the other, and whether it holds the default export's
+    /// deltas back (Specs/crdt.md, "Deltas and peers").
+    public func peers(vault: String? = nil) async throws -> [PeerStatus] {
+        let heardSince = options.wallClock().millis - options.peerHorizonMillis
+        return try await read { store in
+            let made = try LedgerMeta.seq(store.db)
+            return try (vault.map { [$0] } ?? store.vaults()).flatMap { vault in
+                try store.peers(vault).map { peer in
+                    let awaited = peer.heardAtMillis.map { $0 >= heardSince } ?? false
+                    return PeerStatus(vault: vault, replica: peer.replica, lastHeard: peer.heardAtMillis.map(Date.init(millis:)),
+                                      holdsOursThrough: peer.ackedSeq, heldThrough: peer.haveSeq, awaited: awaited,
+                                      holdingBack: awaited && peer.ackedSeq < made)
+                }
+            }
+        }
+    }
+
+    /// Stops waiting for `peer` (a lost device) in `vault`, or in every vault: the default
+    /// export no longer holds deltas back for it. If it comes back, it is heard from again and
+    /// gets what it lacks after its next export.
+    /// - Returns: in how many vaults it was known.
+    /// - Throws: `LedgerError.unknownPeer` if this ledger knows no such peer (in `vault`).
+    @discardableResult
+    public func forget(peer: ReplicaID, vault: String? = nil) async throws -> Int {
+        try await write { store, _ in
+            let forgotten = try store.forget(peer, vault: vault)
+            guard forgotten > 0 else {
+                throw LedgerError.unknownPeer(peer, vault: vault)
+            }
+            return forgotten
+        }
+    }
+}
