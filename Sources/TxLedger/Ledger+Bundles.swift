@@ -40,12 +40,12 @@ extension Ledger {
             case .knownPeers: try store.leastAcknowledged(vault, heardSince: heardSince)
             }
             let header = try Self.header(vault, since: since, store: store)
-            let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: since)
+            let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: header.since)
             let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost, sparing: ownFiles)
             var encoder = PayloadEncoder()
             encoder.encode(header)
             var count = 0
-            try store.forEachStored(vault: vault, changedAfter: since) { record in
+            try store.forEachStored(vault: vault, changedAfter: header.since) { record in
                 encoder.encode(record)
                 count += 1
                 if encoder.bytes.count >= BundleWriter.chunkSize {

@@ -4,6 +4,14 @@ extension Ledger {
         try await read { store in try store.fetch(id: id)?.record }
     }
 
+    /// The send or swap with hash `hash` on `chain` in vault `vault`, if any: the lookup for a
+    /// callback that has those three (a user may send between two of their own vaults, so the
+    /// hash alone can name two records).
+    /// - Throws: `LedgerError.invalidInput` for a hash that is not one of the chain's.
+    public func transaction(vault: String, chain: Chain, hash: String) async throws -> TransactionRecord? {
+        try await transaction(id: try TransactionID.forTransaction(vault: vault, chain: chain, hash: hash))
+    }
+
     /// The records with this transaction hash, in any vault or chain. The hash may be typed in
     /// any case, with or without `0x`.
     public func transactions(hash: String) async throws -> [TransactionRecord] {

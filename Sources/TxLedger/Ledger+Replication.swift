@@ -11,22 +11,27 @@ extension Ledger {
     /// or has never said.
     public func changes(vault: String, forPeer peer: ReplicaID? = nil) async throws -> ChangeSet {
         try await read { store in
-            let since = try peer.map { try store.acknowledged(vault, by: $0) } ?? 0
-            return ChangeSet(header: try Self.header(vault, since: since, store: store),
-                             records: try store.fetchStored(vault: vault, changedAfter: since))
+            let header = try Self.header(vault, since: try peer.map { try store.acknowledged(vault, by: $0) } ?? 0, store: store)
+            return ChangeSet(header: header, records: try store.fetchStored(vault: vault, changedAfter: header.since))
         }
     }
 
     /// The header of a change set of `vault` from this replica, covering its changes after
     /// `since`: with the epochs from the one holding `since` (or, for a full change set, the one
-    /// holding `through`), and the epoch of each knowledge entry.
+    /// holding `through`), and the epoch of each knowledge entry. When more epochs than a
+    /// reader accepts have passed since `since` (more than 65536 processes wrote), the change
+    /// set is a full one instead: the caller reads its records after `header.since`.
     static func header(_ vault: String, since: Int64, store: RecordStore) throws -> ChangeSetHeader {
         let through = try LedgerMeta.seq(store.db)
         let held = try store.held(vault)
+        var since = since, lineage = try store.epochs(from: since > 0 ? since : through)
+        if lineage.count > ChangeSetHeader.maxEpochs {
+            since = 0
+            lineage = try store.epochs(from: through)
+        }
         return ChangeSetHeader(vaultId: vault, origin: try LedgerMeta.replicaID(store.db), since: since, through: through,
                                knowledge: held.mapValues(\.seq), knowledgeEpochs: held.compactMapValues(\.epoch),
-                               lineage: try store.epochs(from: since > 0 ? since : through),
-                               clearedThrough: try store.watermark(vault).stamp)
+                               lineage: lineage, clearedThrough: try store.watermark(vault).stamp)
     }
 
     /// Merges change sets into this replica, all in one transaction: afterwards this replica

@@ -172,13 +172,20 @@ struct LedgerRecordingTests {
         await #expect(throws: LedgerError.notFound("0xfeed")) { try await test.ledger.resolve("0xfeed") }
     }
 
-    @Test func aHashInTwoVaultsIsAmbiguous() async throws {
+    @Test func aHashInTwoVaultsIsAmbiguousButTheVaultChainAndHashNameOne() async throws {
         let test = try await TestLedger()
         let a = try Fixture.minimalSend(vault: "a", hash: 5), b = try Fixture.minimalSend(vault: "b", hash: 5)
         try await test.ledger.record([a, b])
         await #expect(throws: LedgerError.ambiguous(hash: Fixture.evmHash(5), ids: [a.id, b.id].sorted())) {
             try await test.ledger.resolve(Fixture.evmHash(5))
         }
+        // A callback that has the vault, the chain and the hash finds the one it means, in any spelling.
+        let hash = Fixture.evmHash(5)
+        #expect(try await test.ledger.transaction(vault: "b", chain: Fixture.ethereum, hash: hash)?.id == b.id)
+        #expect(try await test.ledger.transaction(vault: "a", chain: try Chain(parsing: "0x1"), hash: String(hash.dropFirst(2)).uppercased())?.id == a.id)
+        #expect(try await test.ledger.transaction(vault: "c", chain: Fixture.ethereum, hash: hash) == nil)
+        #expect(try TransactionID.forTransaction(vault: "a", chain: Fixture.ethereum, hash: hash) == a.id)
+        await #expect(throws: LedgerError.self) { try await test.ledger.transaction(vault: "a", chain: Fixture.ethereum, hash: "0xfeed") }
     }
 
     @Test func concurrentWritersLoseNothing() async throws {

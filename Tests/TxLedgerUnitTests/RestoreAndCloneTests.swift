@@ -100,3 +100,26 @@ struct RestoreAndCloneTests {
         #expect(a.ledger.replicaID != twin.ledger.replicaID, "one copy noticed and took a new replica id")
     }
 }
+
+extension RestoreAndCloneTests {
+    /// More epochs since the last sync than a reader accepts (over 65536 processes wrote): the
+    /// change set is a full one, with one epoch, which every reader takes.
+    @Test func tooManyEpochsSinceTheLastSyncMakeAFullChangeSet() async throws {
+        let a = try await TestLedger(), p = try await TestLedger()
+        try await record(a, 1...2)
+        try await send(a, p)
+        try await send(p, a)
+        try await record(a, 3...3)
+        try await a.ledger.pool.write { db in
+            let seq = try LedgerMeta.seq(db)
+            for n in 1...(ChangeSetHeader.maxEpochs + 1) {
+                try db.execute(sql: "INSERT INTO epoch (id, first_seq) VALUES (?, ?)", arguments: [EpochID.random().rawValue, seq + Int64(n)])
+            }
+            try db.execute(sql: "UPDATE ledger_meta SET seq = ?", arguments: [seq + Int64(ChangeSetHeader.maxEpochs + 1)])
+        }
+        let delta = try await a.ledger.changes(vault: "vault-1", forPeer: p.ledger.replicaID)
+        #expect(delta.header.isFull && delta.header.lineage?.count == 1 && delta.records.count == 3)
+        let imported = try await send(a, p)
+        #expect(imported.report.gaps.isEmpty && imported.info.recordCount == 3)
+    }
+}

@@ -61,6 +61,15 @@ import Testing
         #expect(SyncKey.isExposed(file: path))
     }
 
+    /// An app keeps the printable text in the Keychain or shows it as a QR code, and reads it back.
+    @Test func thePrintableTextIsTheKeyFilesLineAndReadsBack() throws {
+        let key = SyncKey.generate()
+        let shown = key.printableText()
+        #expect(shown + "\n" == text(key) && shown.count == 77)
+        #expect(bytes(try SyncKey(printable: shown)) == bytes(key))
+        #expect(!String(describing: key).contains(shown.dropFirst(6).prefix(5)))
+    }
+
     @Test func aKeyNeverPrintsItsBytes() throws {
         let key = SyncKey.generate()
         let printed = text(key)

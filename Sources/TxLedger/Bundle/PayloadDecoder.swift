@@ -151,7 +151,7 @@ struct PayloadDecoder {
     /// Format 3's epochs: a count, then each epoch's id and first change, in increasing order.
     private static func readLineage(from source: inout StreamBytes) throws -> [Epoch] {
         var lineage: [Epoch] = []
-        for _ in 0..<(try source.readCount(limit: maxReplicas, "the epoch count")) {
+        for _ in 0..<(try source.readCount(limit: ChangeSetHeader.maxEpochs, "the epoch count")) {
             guard let id = try epoch(try source.readID64(), allowingNone: false) else { preconditionFailure("epoch 0 was refused") }
             let first = try sequence(try source.readUVarint())
             guard first > (lineage.last?.firstSeq ?? 0) else {

@@ -58,6 +58,13 @@ public struct SyncKey: Sendable {
 
     // MARK: - Printable form
 
+    /// The printable form (`TXLK1-…`, without a line break), for an app to keep in the
+    /// Keychain or to show as a QR code; `init(printable:)` reads it back. It is the key itself:
+    /// never log it (a key's `description` never shows it).
+    public func printableText() -> String {
+        printableBytes().withUnsafeBytes { String(decoding: $0.dropLast(), as: UTF8.self) }
+    }
+
     /// The printable form and a line break, as secret bytes.
     func printableBytes() -> SecretBytes {
         let data = keyAndChecksum()

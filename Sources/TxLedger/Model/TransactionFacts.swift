@@ -67,9 +67,8 @@ public struct TransactionFacts: Hashable, Sendable {
             guard let txHash else {
                 throw LedgerError.invalidInput(field: "hash", reason: "a \(details.kind.rawValue) record needs its transaction hash")
             }
-            let hash = try chain.normalizedTxHash(txHash)
-            self.txHash = hash
-            self.id = TransactionID.derive("txledger.tx.v1", [self.vaultId, chain.id, hash])
+            self.txHash = try chain.normalizedTxHash(txHash)
+            self.id = try TransactionID.forTransaction(vault: self.vaultId, chain: chain, hash: txHash)
         }
         self.explorerUrl = try TextField.url.validate(explorerUrl, field: "explorerUrl")
             ?? self.txHash.flatMap(chain.explorerURL(txHash:))

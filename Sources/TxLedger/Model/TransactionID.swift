@@ -18,6 +18,16 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
 
     init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
 
+    /// The id of the send or swap with hash `hash` on `chain` in vault `vault`: what an app
+    /// computes from the three values a broadcast or "complete" screen has, to find the record
+    /// (`Ledger.transaction(vault:chain:hash:)`). The hash may be in any case, with or without
+    /// `0x`, as `Chain.normalizedTxHash(_:)` accepts it.
+    /// - Throws: `LedgerError.invalidInput` for a vault id that is not one, or a hash that is
+    ///   not one of the chain's.
+    public static func forTransaction(vault: String, chain: Chain, hash: String) throws -> TransactionID {
+        derive("txledger.tx.v1", [try TextField.identifier.validate(vault, field: "vault"), chain.id, try chain.normalizedTxHash(hash)])
+    }
+
     static func derive(_ domain: String, _ parts: [String]) -> TransactionID {
         var input: [UInt8] = []
         for part in [domain] + parts {

@@ -33,6 +33,9 @@ public struct ChangeSetHeader: Sendable, Equatable {
         self.clearedThrough = clearedThrough
     }
 
+    /// Most epochs a lineage may list (and most entries a knowledge list may have).
+    static let maxEpochs = 1 << 16
+
     /// Whether it carries the whole vault rather than a delta.
     public var isFull: Bool { since == 0 }
 }
