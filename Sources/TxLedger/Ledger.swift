@@ -82,17 +82,8 @@ public final class Ledger: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: Self.connectionPragmas)
         }
-        let migrator = LedgerSchema.migrator
         do {
-            try Self.inspectExistingFile(path, migrator: migrator)
-            pool = try DatabasePool(path: path, configuration: configuration)
-            if options.readOnly {
-                guard try pool.read(migrator.hasCompletedMigrations) else {
-                    throw LedgerError.unreadableDatabase(path: path, reason: "it was written by an older TxLedger; open it once with txledger to upgrade it")
-                }
-            } else {
-                try Self.migrate(pool, with: migrator)
-            }
+            pool = try Self.openPool(path, configuration: configuration, readOnly: options.readOnly)
             identity = LockedValue(try pool.read(LedgerMeta.replicaID))
         } catch let error as DatabaseError {
             throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error))
@@ -133,6 +124,31 @@ public final class Ledger: Sendable {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         return dataHome + "/txledger/ledger.sqlite"
         #endif
+    }
+
+    /// Inspects the file, opens the pool and migrates it (or, read-only, checks that it needs no
+    /// migration). GRDB reads `grdb_migrations` and, if that fails, checks whether the table
+    /// exists: another process creating the same new file can create the table between the two,
+    /// which fails the read with "no such table". Everything is then done again, and sees it.
+    private static func openPool(_ path: String, configuration: Configuration, readOnly: Bool) throws -> DatabasePool {
+        let migrator = LedgerSchema.migrator
+        for attempt in 1... {
+            do {
+                try inspectExistingFile(path, migrator: migrator)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                if readOnly {
+                    guard try pool.read(migrator.hasCompletedMigrations) else {
+                        throw LedgerError.unreadableDatabase(path: path, reason: "it was written by an older TxLedger; open it once with txledger to upgrade it")
+                    }
+                } else {
+                    try migrate(pool, with: migrator)
+                }
+                return pool
+            } catch let error as DatabaseError where error.message == "no such table: grdb_migrations" && attempt < 5 {
+                continue
+            }
+        }
+        preconditionFailure("the loop returns or throws")
     }
 
     /// Runs the migrations. GRDB decides which ones to run before it takes the write lock, so

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TxLedger
 @testable import TxLedgerTestSupport
@@ -34,6 +35,25 @@ struct DecimalAmountTests {
         #expect(try DecimalAmount("0.0000001").baseUnits(decimals: 6) == nil)
         #expect(throws: LedgerError.self) { try DecimalAmount(baseUnits: "1.5", decimals: 6) }
         #expect(throws: LedgerError.self) { try DecimalAmount(baseUnits: "15", decimals: 256) }
+    }
+
+    @Test(arguments: [("0.250000000000000000", "0.25"), ("12.50", "12.5"), ("3.000", "3"), ("100", "100"), ("0", "0"),
+                      ("0.0", "0"), ("10.01", "10.01"), ("0.000000000000000001", "0.000000000000000001")])
+    func displayDropsTrailingZerosOfTheFractionOnly(stored: String, shown: String) throws {
+        let amount = try DecimalAmount(stored)
+        #expect(amount.displayString == shown)
+        #expect(amount.string == stored)
+    }
+
+    @Test func decimalsBecomePlainDigitsExactly() throws {
+        for text in ["0.25", "0.000000000000000000000000000001", "123456789012345678901234567890.5", "0", "7"] {
+            #expect(try DecimalAmount(try #require(Decimal(string: text))).string == text)
+        }
+        #expect(try DecimalAmount(try #require(Decimal(string: "1e-3"))).string == "0.001")
+        #expect(throws: LedgerError.invalidInput(field: "fee", reason: "must be a number of at least 0")) {
+            try DecimalAmount(Decimal(-1), field: "fee")
+        }
+        #expect(throws: LedgerError.self) { try DecimalAmount(Decimal.nan) }
     }
 }
 

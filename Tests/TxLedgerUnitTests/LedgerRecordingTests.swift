@@ -208,3 +208,30 @@ struct LedgerRecordingTests {
         #expect(all.allSatisfy { $0.note?.hasPrefix("task ") == true })
     }
 }
+
+extension LedgerRecordingTests {
+    /// What a wallet has right after broadcast, in one call.
+    @Test func aSendIsRecordedFromPlainValuesInOneCall() async throws {
+        let test = try await TestLedger()
+        let (record, outcome) = try await test.ledger.recordSend(
+            vault: "main", chain: "0x1", hash: Fixture.evmHash(9).uppercased().replacingOccurrences(of: "0X", with: "0x"),
+            from: Fixture.evmAddress(0xCAFE), to: Fixture.evmAddress(2), amount: .baseUnits("250000000000000000", decimals: 18),
+            token: "ETH", fee: "0.000021", fiatValue: "812.40", memo: "rent", nonce: 7)
+        #expect(outcome == .recorded)
+        #expect(record.chain.id == "ethereum" && record.txHash == Fixture.evmHash(9) && record.nonce == 7)
+        guard case let .send(send) = record.details else { Issue.record("not a send"); return }
+        #expect(send.amount.string == "0.250000000000000000" && send.amount.displayString == "0.25")
+        #expect(send.token == (try Token(symbol: "ETH", decimals: 18)))
+        #expect(send.feeEstimate?.string == "0.000021" && record.fiatValue?.string == "812.40" && send.memo == "rent")
+        #expect(record.timestamp == test.clock.now)
+        #expect(try await test.ledger.transaction(vault: "main", chain: Fixture.ethereum, hash: Fixture.evmHash(9)) == record)
+        // Again: the same record, nothing new.
+        let again = try await test.ledger.recordSend(vault: "main", chain: "ethereum", hash: Fixture.evmHash(9), to: Fixture.evmAddress(2),
+                                                     amount: .decimal("0.25"), token: "ETH")
+        #expect(again.outcome == .alreadyRecorded(statusAdvanced: false))
+        await #expect(throws: LedgerError.invalidInput(field: "amount", reason: "'1,5' is not a decimal amount (digits with an optional fraction, e.g. 12.5)")) {
+            try await test.ledger.recordSend(vault: "main", chain: "ethereum", hash: Fixture.evmHash(8), to: Fixture.evmAddress(2),
+                                             amount: .decimal("1,5"), token: "ETH")
+        }
+    }
+}

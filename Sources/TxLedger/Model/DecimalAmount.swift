@@ -1,3 +1,5 @@
+import Foundation
+
 /// An exact, non-negative decimal amount, kept as the string it was given.
 ///
 /// Money never passes through `Double`: `1234567890.123456789012345678` is stored and printed
@@ -19,6 +21,26 @@ public struct DecimalAmount: Hashable, Sendable, CustomStringConvertible {
                 reason: "'\(string.prefix(40))' is not a decimal amount (digits with an optional fraction, e.g. 12.5)")
         }
         self.string = string
+    }
+
+    /// The amount a `Decimal` holds (an app's own amounts), written out in plain digits: no
+    /// binary floating point on the way.
+    /// - Throws: `LedgerError.invalidInput` naming `field` for a negative value, NaN, or more
+    ///   than 100 characters of digits.
+    public init(_ value: Decimal, field: String = "amount") throws {
+        guard !value.isNaN, value.sign == .plus || value.isZero else {
+            throw LedgerError.invalidInput(field: field, reason: "must be a number of at least 0")
+        }
+        try self.init(value.isZero ? "0" : value.description, field: field)
+    }
+
+    /// The amount for people: trailing zeros of the fraction dropped (`0.250000000000000000`
+    /// from base units shows `0.25`, `12.50` shows `12.5`, `3.000` shows `3`). `string` keeps
+    /// what was stored.
+    public var displayString: String {
+        guard string.contains(".") else { return string }
+        let trimmed = string.reversed().drop { $0 == "0" }
+        return String((trimmed.first == "." ? trimmed.dropFirst() : trimmed).reversed())
     }
 
     /// The amount whose base units (the integer a chain stores, e.g. wei) are `baseUnits` for a
