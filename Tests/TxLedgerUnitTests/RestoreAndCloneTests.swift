@@ -123,3 +123,18 @@ extension RestoreAndCloneTests {
         #expect(imported.report.gaps.isEmpty && imported.info.recordCount == 3)
     }
 }
+
+extension RestoreAndCloneTests {
+    /// A ledger's own old exports, read back, change nothing; a format 2 one (no epochs) neither.
+    @Test func readingItsOwnExportsBackKeepsTheReplicaID() async throws {
+        let a = try await TestLedger()
+        try await record(a, 1...3)
+        let before = a.ledger.replicaID
+        let own = try await a.ledger.changes(vault: "vault-1")
+        #expect(try await a.ledger.merge(own).newReplicaID == nil)
+        let legacy = ChangeSet(header: ChangeSetHeader(vaultId: "vault-1", origin: before, since: 0, through: own.header.through,
+                                                       knowledge: [:], clearedThrough: nil), records: own.records)
+        #expect(try await a.ledger.merge(legacy).newReplicaID == nil)
+        #expect(a.ledger.replicaID == before)
+    }
+}

@@ -17,8 +17,10 @@ struct KnowledgeMerge {
         let vault = header.vaultId
         if header.origin == me {
             // An export of this replica id: this file's own, or a copy's (or one this file made
-            // before it was restored), if its latest change is not one this file numbered.
-            return try recognises(header.through, in: header.lineage?.last?.id) ? me : try rotate(&report)
+            // before it was restored), if its latest change is not one this file numbered. A
+            // change set without epochs (formats 1 and 2) cannot tell: it changes nothing.
+            guard let lineage = header.lineage else { return me }
+            return try recognises(header.through, in: lineage.last?.id) ? me : try rotate(&report)
         }
         var origin = try store.peer(vault, header.origin) ?? PeerKnowledge(replica: header.origin)
         origin.heardAtMillis = now
