@@ -127,14 +127,14 @@ final class ScenarioRun {
         }
     }
 
-    /// Two rounds in which the first replica in use and each other one exchange deltas, the
+    /// Three rounds in which the first replica in use and each other one exchange deltas, the
     /// first one sending first: afterwards all must hold the same state. Every change must
     /// travel in the deltas themselves: there is no third replica to relay what a wrong
-    /// acknowledgment left out. (A replica restored from a backup holds less than its peers
-    /// believe until it has said so: the first round lets every replica say what it holds.)
+    /// acknowledgment left out. (A copied or restored file notices in the first round and takes
+    /// a new id; the second lets every replica say what it holds; the third delivers.)
     func finalRound() async throws {
         let hub = active[0]
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             for other in active.dropFirst() {
                 try await merge(try await changes(from: hub, to: other, full: false), into: other)
                 try await merge(try await changes(from: other, to: hub, full: false), into: hub)
