@@ -145,8 +145,9 @@ extension Ledger {
 }
 
 extension RecordState {
-    /// Every stamp the state carries.
+    /// Every stamp the state carries, a newer version's registers' included.
     var stamps: [Stamp] {
         [facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp].compactMap { $0 }
+            + newerRegisters.values.map(\.stamp)
     }
 }

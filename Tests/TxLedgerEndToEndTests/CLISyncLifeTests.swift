@@ -146,4 +146,42 @@ struct CLISyncLifeTests {
         #expect(try await hashes(c).count == 3 + 3 * 3 * 2)
         #expect(try await replica(a) != replica(twin), "one copy took a new replica id")
     }
+
+    /// A device on a newer version writes fields this one does not know; two devices on this
+    /// version pass them on with default exports, editing the records meanwhile; what reaches
+    /// the newer device again holds every one of its fields as it wrote them.
+    @Test func aNewerVersionsFieldsSurviveATripThroughOlderDevices() async throws {
+        let a = device("a"), b = device("b")
+        let secret = BundleSecret.syncKey(try SyncKey(printable: try String(contentsOfFile: key, encoding: .utf8)))
+        let origin = ReplicaID(rawValue: 0x0C)
+        let stamp = Stamp(millis: 1_751_371_300_000, replica: origin)
+        let written = try [Fixture.send(vault: "main", hash: 1), Fixture.swap(vault: "main", hash: 2)].map {
+            try NewerVersion.extended(RecordState(recording: $0, stamp: stamp), registerStamp: Stamp(millis: 1_751_371_400_000, replica: origin))
+        }
+        var encoder = PayloadEncoder()
+        encoder.encode(ChangeSetHeader(vaultId: "main", origin: origin, since: 0, through: 1, knowledge: [:],
+                                       lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)], clearedThrough: nil))
+        written.forEach { encoder.encode($0) }
+        let fromNewer = try await BundleFixture.seal(encoder.bytes, with: secret, in: directory)
+        let imported = try await a.run(["import", fromNewer, "--key-file", key])
+        try #require(imported.status == 0, "\(imported.stderr)")
+
+        try await record(a, 3...4)
+        try #require(try await a.run(["label", Fixture.evmHash(1), "rent"]).status == 0)
+        try await send(a, b)
+        try #require(try await b.run(["note", try Fixture.swap(vault: "main", hash: 2).id.rawValue, "swapped on the laptop"]).status == 0)
+        try await send(b, a)
+        try await send(a, b)
+        let reference = try await b.history()
+        #expect(try await a.history() == reference)
+        #expect(try await hashes(b).count == 4)
+
+        let back = directory.path("to-newer.txb")
+        try #require(try await b.run(["export", "--vault", "main", "--out", back, "--key-file", key, "--full"]).status == 0)
+        let received = try await BundleFixture.decode(back, secret: secret).records
+        for state in written {
+            let relayed = try #require(received.first { $0.id == state.id })
+            #expect(relayed.newerFields == state.newerFields, "\(state.id)")
+        }
+    }
 }

@@ -33,6 +33,27 @@ enum BundleFixture {
         return path
     }
 
+    /// Reads the bundle at `path` to its end, as `import` does, on a thread of its own.
+    static func decode(_ path: String, secret: BundleSecret) async throws -> ChangeSet {
+        try await DedicatedThread.run {
+            var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
+            var records: [RecordState] = []
+            while let record = try decoder.next() { records.append(record) }
+            return ChangeSet(header: decoder.header, records: records)
+        }
+    }
+
+    /// `changes` after a trip through a bundle: encoded as an export encodes it, sealed, read
+    /// back and decoded as an import decodes it.
+    static func throughBundle(_ changes: ChangeSet, with secret: BundleSecret, in directory: TemporaryDirectory) async throws -> ChangeSet {
+        var encoder = PayloadEncoder()
+        encoder.encode(changes.header)
+        changes.records.forEach { encoder.encode($0) }
+        let path = try await seal(encoder.bytes, with: secret, in: directory)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try await decode(path, secret: secret)
+    }
+
     /// A ledger whose vault-1 bundle spans several chunks: `count` full sends.
     static func manyRecords(_ count: Int = 700) throws -> [TransactionRecord] {
         try (1...count).map { try Fixture.send(hash: $0, at: Fixture.start.addingTimeInterval(Double($0))) }

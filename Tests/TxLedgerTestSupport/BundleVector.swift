@@ -1,8 +1,8 @@
 import Foundation
 @testable import TxLedger
 
-/// One entry of a set of test vectors, `Specs/vectors/v3/index.json` (the format writers use)
-/// or `Specs/vectors/v2/index.json` and `v1/index.json` (older formats readers keep reading):
+/// One entry of a set of test vectors, `Specs/vectors/v4/index.json` (the format writers use)
+/// or `v3`, `v2` and `v1` (older formats readers keep reading):
 /// Specs/bundle-format.md, "Test vectors".
 struct BundleVector: Codable {
     let name: String
@@ -23,12 +23,13 @@ struct BundleVector: Codable {
         case name, comment, file, syncKey, passphrase, expect, contents
     }
 
-    /// The set of the format writers use, and the set of format 1.
+    /// The set of the format writers use, and the sets of older formats.
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v3")
+        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v4")
+    static let formatThreeFolder = folder.deletingLastPathComponent().appendingPathComponent("v3")
     static let formatTwoFolder = folder.deletingLastPathComponent().appendingPathComponent("v2")
     static let formatOneFolder = folder.deletingLastPathComponent().appendingPathComponent("v1")
-    static let folders = [folder, formatTwoFolder, formatOneFolder]
+    static let folders = [folder, formatThreeFolder, formatTwoFolder, formatOneFolder]
 
     /// The vectors of every set.
     static func all() throws -> [BundleVector] {
@@ -83,6 +84,8 @@ struct BundleVector: Codable {
             let record: TransactionRecord
             /// `facts`, and each of `pending`, `terminal`, `note`, `labels`, `hidden` once written.
             let stamps: [String: StampJSON]
+            /// Format 4: the fields of a newer version the record carries, if any.
+            var newerFields: [NewerFieldJSON]?
         }
 
         init(_ header: ChangeSetHeader, records: [RecordState]) {
@@ -100,9 +103,31 @@ struct BundleVector: Codable {
                 let stamps: [(String, Stamp?)] = [("facts", state.facts.stamp), ("pending", state.status.pending),
                                                   ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
                                                   ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp)]
+                let newer = state.newerFields.fields
                 return Record(record: state.record, stamps: Dictionary(uniqueKeysWithValues: stamps.compactMap { name, stamp in
                     stamp.map { (name, StampJSON($0)) }
-                }))
+                }), newerFields: newer.isEmpty ? nil : newer.map(NewerFieldJSON.init))
+            }
+        }
+    }
+
+    /// A newer field: its number, wire type (`varint`, `stampTime`, `text`, `sharedText`,
+    /// `replica`, `bytes`) and value as text: an integer in decimal, a text as it is, a replica
+    /// in 16 hex digits, bytes in lowercase hex.
+    struct NewerFieldJSON: Codable, Equatable, Sendable {
+        let number: Int
+        let wire: String
+        let value: String
+
+        init(_ field: NewerField) {
+            number = field.number
+            (wire, value) = switch field.value {
+            case let .varint(value): ("varint", String(value))
+            case let .stampTime(time): ("stampTime", String(time))
+            case let .text(text): ("text", text)
+            case let .sharedText(text): ("sharedText", text)
+            case let .replica(replica): ("replica", replica.description)
+            case let .bytes(bytes): ("bytes", bytes.map { String(format: "%02x", $0) }.joined())
             }
         }
     }
@@ -124,14 +149,9 @@ struct BundleVector: Codable {
         }
     }
 
-    /// Reads the bundle at `path` to its end, as `import` does, keeping the records; on a thread
-    /// of its own, as `import` does (Argon2id and file reads never block the cooperative pool).
+    /// Reads the bundle at `path` to its end, as `import` does, keeping the records.
     static func decode(_ path: String, secret: BundleSecret) async throws -> Contents {
-        try await DedicatedThread.run {
-            var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
-            var records: [RecordState] = []
-            while let record = try decoder.next() { records.append(record) }
-            return Contents(decoder.header, records: records)
-        }
+        let changes = try await BundleFixture.decode(path, secret: secret)
+        return Contents(changes.header, records: changes.records)
     }
 }

@@ -4,7 +4,8 @@ import PropertyBased
 
 /// Generators of CRDT states for the law tests. Stamps come from a small space so that equal
 /// times on different replicas (the tie-break) are frequent; every register value is derived
-/// from its stamp, because in the real system one stamp is one write.
+/// from its stamp, because in the real system one stamp is one write, except the fields of a
+/// newer version, drawn on their own so that one stamp with two values (a copied file) occurs.
 enum CRDTGen {
     static func stamp(_ rng: inout any SeededRandomNumberGenerator) -> Stamp {
         Stamp(millis: Int64.random(in: 0...4, using: &rng), counter: Int64.random(in: 0...1, using: &rng),
@@ -36,14 +37,30 @@ enum CRDTGen {
             txHash: Fixture.evmHash(1),
             details: .send(try! SendDetails(toAddress: Fixture.evmAddress(1), amount: try! DecimalAmount("\(factsStamp.time).\(factsStamp.replica.rawValue)"),
                                            token: try! Token(symbol: "ETH"))))
-        return RecordState(
+        let state = RecordState(
             facts: Register(facts, stamp: factsStamp),
             status: status(&rng),
             lastCheckedAt: Bool.random(using: &rng) ? Date(millis: Int64.random(in: 0...5, using: &rng)) : nil,
             note: optionalStamp(&rng).map { Register($0.counter == 0 ? "note \($0)" : nil, stamp: $0) },
             labels: optionalStamp(&rng).map { Register(["l\($0.time % 3)", "r\($0.replica.rawValue)"], stamp: $0) },
             hidden: optionalStamp(&rng).map { Register(($0.time + $0.replica.rawValue) % 2 == 0, stamp: $0) })
+        return try! state.attaching(newerFields(for: state, &rng))
     })
+
+    /// Fields of a newer version (bundle-format.md, "Newer fields"): sometimes a fact, a
+    /// terminal value field when the record is decided, and a register of block 6.
+    static func newerFields(for state: RecordState, _ rng: inout any SeededRandomNumberGenerator) -> NewerFields {
+        var fields: [NewerField] = []
+        if Bool.random(using: &rng) { fields.append(NewerField(number: 57, value: .varint(UInt64.random(in: 0...1, using: &rng)))) }
+        if state.status.terminal != nil, Bool.random(using: &rng) {
+            fields.append(NewerField(number: 2000, value: .text("t\(Int.random(in: 0...1, using: &rng))")))
+        }
+        if let stamp = optionalStamp(&rng) {
+            fields += [NewerField(number: 6000, value: .stampTime(stamp.time)), NewerField(number: 6001, value: .replica(stamp.replica)),
+                       NewerField(number: 6002, value: .varint(UInt64.random(in: 0...1, using: &rng)))]
+        }
+        return NewerFields(fields)
+    }
 
     static let statusUpdate = Generator<StatusUpdate, Shrink.None<StatusUpdate>>(run: { rng in
         switch Int.random(in: 0...3, using: &rng) {

@@ -29,6 +29,11 @@ struct ReplicaScenario: CustomStringConvertible {
         case lose(replica: Int)
         /// A new, empty replica joins (a new device).
         case join
+        /// A device on a newer version sends the replica a change of the record in fields this
+        /// version does not know (bundle-format.md, "Newer fields"): `value` in a register of
+        /// block 6 and, if the record is decided, in a terminal value field (2000) with the
+        /// same outcome. The replica must keep them and pass them on.
+        case newerWrite(replica: Int, tx: Int, value: Int)
     }
 
     /// At most this many replicas, clones and new devices included.
@@ -65,7 +70,8 @@ struct ReplicaScenario: CustomStringConvertible {
             case 51..<55: .clear(replica: replica(), vault: Bool.random(using: &rng) ? "main" : "savings")
             case 55..<85: .sync(from: replica(), to: replica(), full: Int.random(in: 0..<4, using: &rng) == 0,
                                 delivery: Delivery.allCases.randomElement(using: &rng)!)
-            case 85..<92: .replay(to: replica(), pick: Int.random(in: 0..<1000, using: &rng))
+            case 85..<90: .replay(to: replica(), pick: Int.random(in: 0..<1000, using: &rng))
+            case 90..<94: .newerWrite(replica: replica(), tx: tx(), value: Int.random(in: 0..<3, using: &rng))
             default: .tick(replica: replica(), millis: Int.random(in: 1...5000, using: &rng))
             }
         }
@@ -100,14 +106,24 @@ final class ScenarioRun {
     private(set) var lost: Set<Int> = []
     /// The replicas still in use.
     var active: [Int] { ledgers.indices.filter { !lost.contains($0) } }
-    private var snapshots: [Int: (copy: TestLedger, recordedCount: Int)] = [:]
+    private var snapshots: [Int: (copy: TestLedger, recordedCount: Int, newerCount: Int)] = [:]
     /// Change sets produced so far, delivered or not.
     private(set) var sent: [(to: Int, changes: [ChangeSet])] = []
     /// Facts stamps of every local recording that wrote facts, and the replica that made it;
     /// a restore or a loss takes out those that may have gone with the replica's file.
     private(set) var recorded: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int)] = []
+    /// Stamps of the newer version's writes, and the replica that received each (filtered as
+    /// `recorded` is).
+    private(set) var newerWrites: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int)] = []
     /// Status regressions seen across merges that moved no watermark.
     private(set) var regressions: [String] = []
+    /// Every change set travels through a bundle: encoded, sealed, read and decoded.
+    private let folder: TemporaryDirectory
+    private let secret = BundleSecret.syncKey(.generate())
+    /// The newer version's device: its changes so far and its latest stamp time.
+    private static let newerDevice = ReplicaID(rawValue: 0x7E7E_0000_0000_0001)
+    private static let newerEpoch = EpochID(rawValue: 0x7E7E)
+    private var newerSeq: Int64 = 0, newerTime: Int64 = 0
 
     init(_ scenario: ReplicaScenario) async throws {
         var ledgers: [TestLedger] = []
@@ -115,6 +131,7 @@ final class ScenarioRun {
             ledgers.append(try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(ReplicaScenario.skews[i]))))
         }
         self.ledgers = ledgers
+        folder = try TemporaryDirectory()
     }
 
     static func transaction(_ tx: Int) throws -> TransactionRecord {
@@ -195,13 +212,14 @@ final class ScenarioRun {
             ledgers[slot(raw)].clock.advance(by: Double(millis) / 1000)
         case let .snapshot(raw):
             let r = slot(raw)
-            snapshots[r] = (try await TestLedger(copyOf: ledgers[r].ledger, clock: ledgers[r].clock), recorded.count)
+            snapshots[r] = (try await TestLedger(copyOf: ledgers[r].ledger, clock: ledgers[r].clock), recorded.count, newerWrites.count)
         case let .restore(raw):
             let r = slot(raw)
-            guard let (backup, recordedCount) = snapshots[r] else { return }
+            guard let (backup, recordedCount, newerCount) = snapshots[r] else { return }
             ledgers[r] = try await TestLedger(copyOf: backup.ledger, clock: ledgers[r].clock)
             // What the replica recorded after the backup may be gone with it, unless it was sent.
             recorded = recorded.enumerated().filter { index, entry in entry.replica != r || index < recordedCount }.map(\.element)
+            newerWrites = newerWrites.enumerated().filter { index, entry in entry.replica != r || index < newerCount }.map(\.element)
         case let .clone(raw):
             guard ledgers.count < ReplicaScenario.maxReplicas else { return }
             let r = slot(raw)
@@ -211,17 +229,37 @@ final class ScenarioRun {
             let r = slot(raw)
             lost.insert(r)
             recorded.removeAll { $0.replica == r }
+            newerWrites.removeAll { $0.replica == r }
         case .join:
             guard ledgers.count < ReplicaScenario.maxReplicas else { return }
             ledgers.append(try await TestLedger(clock: ManualClock(Fixture.start)))
+        case let .newerWrite(raw, tx, value):
+            let r = slot(raw)
+            let record = try Self.transaction(tx)
+            guard var state = try await ledgers[r].ledger.state(record.id) else { return }
+            let stamp = Stamp(time: max(newerTime, state.stamps.max()!.time) + 1, replica: Self.newerDevice)
+            newerTime = stamp.time
+            newerSeq += 1
+            if let terminal = state.status.terminal {
+                state.status = StatusRegister(pending: state.status.pending, terminal: Register(
+                    terminal.value, stamp: stamp, newerFields: NewerFields([NewerField(number: 2000, value: .varint(UInt64(value)))])))
+            }
+            state.newerRegisters[RecordState.Block.firstNewer] = Register(
+                NewerFields([NewerField(number: 6002, value: .varint(UInt64(value)))]), stamp: stamp)
+            let header = ChangeSetHeader(vaultId: record.vaultId, origin: Self.newerDevice, since: newerSeq - 1, through: newerSeq,
+                                         knowledge: [:], lineage: [Epoch(id: Self.newerEpoch, firstSeq: 1)], clearedThrough: nil)
+            try await merge([try await BundleFixture.throughBundle(ChangeSet(header: header, records: [state]), with: secret, in: folder)], into: r)
+            newerWrites.append((record.id, record.vaultId, stamp, r))
         }
     }
+
 
     private func changes(from: Int, to: Int, full: Bool) async throws -> [ChangeSet] {
         let source = ledgers[from].ledger
         var sets: [ChangeSet] = []
         for vault in try await source.vaults() {
-            sets.append(try await source.changes(vault: vault, forPeer: full ? nil : ledgers[to].ledger.replicaID))
+            let changes = try await source.changes(vault: vault, forPeer: full ? nil : ledgers[to].ledger.replicaID)
+            sets.append(try await BundleFixture.throughBundle(changes, with: secret, in: folder))
         }
         return sets
     }

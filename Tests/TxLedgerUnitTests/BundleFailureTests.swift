@@ -59,10 +59,12 @@ import Testing
             return bytes
         }
         try await setup.expectImport(flipped(0), fails: .notABundle)
-        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 11"))
-        // Other formats readers know (3 ^ 1 = 2, 3 ^ 2 = 1): the MAC covers the version byte.
-        try await setup.expectImport(flipped(8, 0x01), fails: .headerTampered)
-        try await setup.expectImport(flipped(8, 0x02), fails: .headerTampered)
+        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 12"))
+        try await setup.expectImport(flipped(8, 0x01), fails: .unsupportedVersion("format version 5"))
+        // Other formats readers know (4 ^ 7 = 3, 4 ^ 6 = 2, 4 ^ 5 = 1): the MAC covers the version byte.
+        for mask: UInt8 in [0x07, 0x06, 0x05] {
+            try await setup.expectImport(flipped(8, mask), fails: .headerTampered)
+        }
         try await setup.expectImport(flipped(9, 0x04), fails: .unsupportedVersion("key mode \(secret.mode.rawValue ^ 4)"))
         // Salt and key check feed the key check: indistinguishable from a wrong secret.
         for offset in [22, 37, 38, 53] {
@@ -183,7 +185,24 @@ import Testing
         try await setup.expectImport(try await sealed(reasonEncoder.bytes), fails: .malformedContent(
             "record 0: invalid failureReason: only a failed transaction has a failure reason"))
         try await setup.expectImport(try await sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
-        try await setup.expectImport(try await sealed(good.bytes + [2, 60, 0]), fails: .malformedContent("a field number 60 exceeds 56"))
-        try await setup.expectImport(try await sealed(good.bytes + [4, 4, 4, 65, 1]), fails: .malformedContent("record 1: field 1 is out of order or unknown"))
+        // Format 4 tags: a wire type no format defines, a field of the table under another wire
+        // type than its own, a tag that does not step up, a step beyond the last number.
+        try await setup.expectImport(try await sealed(good.bytes + [1, 1 << 3 | 6]), fails: .malformedContent(
+            "record 1: field 1 has wire type 6, which no format defines"))
+        try await setup.expectImport(try await sealed(good.bytes + [2, 1 << 3 | 0, 0]), fails: .malformedContent(
+            "record 1: field 1 (kind) has wire type 0, not 3"))
+        try await setup.expectImport(try await sealed(good.bytes + [2, 0, 0]), fails: .malformedContent(
+            "record 1: a tag steps 0 from field 0 (fields go up, to at most 63999)"))
+        try await setup.expectImport(try await sealed(good.bytes + [4, 0x80, 0xA0, 0x1F, 0]), fails: .malformedContent(
+            "record 1: a tag steps 64000 from field 0 (fields go up, to at most 63999)"))
+        // Formats 1 to 3 know the table's fields only, under plain numbers.
+        var formatThree = PayloadEncoder()
+        formatThree.encode(header)
+        func sealedFormatThree(_ frame: [UInt8]) async throws -> [UInt8] {
+            Array(try Data(contentsOf: URL(fileURLWithPath: try await BundleFixture.seal(formatThree.bytes + frame, with: setup.secret,
+                                                                                          in: setup.folder, version: 3))))
+        }
+        try await setup.expectImport(try await sealedFormatThree([2, 57, 0]), fails: .malformedContent("a field number 57 exceeds 56"))
+        try await setup.expectImport(try await sealedFormatThree([4, 4, 4, 65, 1]), fails: .malformedContent("record 0: field 1 is out of order or unknown"))
     }
 }

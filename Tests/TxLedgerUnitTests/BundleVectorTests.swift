@@ -3,11 +3,11 @@ import Testing
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
-/// The test vectors of Specs/vectors: every one, of formats 3, 2 and 1, is read as `import`
+/// The test vectors of Specs/vectors: every one, of formats 4, 3, 2 and 1, is read as `import`
 /// reads a bundle and must give its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift test
-/// --filter writeVectors` writes a new format 3 set (new random keys, salts and nonces); the
+/// --filter writeVectors` writes a new format 4 set (new random keys, salts and nonces); the
 /// contents they expect come from the source ledgers, not from decoding the bundles. The
-/// format 2 and 1 sets were written by their formats' writers and stay as they are.
+/// format 3, 2 and 1 sets were written by their formats' writers and stay as they are.
 @Suite struct BundleVectorTests {
     @Test func everyVectorGivesItsExpectedOutcome() async throws {
         try await checkEveryVector()
@@ -35,7 +35,11 @@ import Testing
         let vectors = try BundleVector.all()
         for folder in BundleVector.folders {
             let set = vectors.filter { $0.folder == folder }
-            let ok = folder == BundleVector.formatOneFolder ? 3 : 4
+            let ok = switch folder {
+            case BundleVector.formatOneFolder: 3
+            case BundleVector.folder: 5
+            default: 4
+            }
             #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == ok, "\(folder.lastPathComponent)")
             #expect(Set(set.map(\.expect)).isSuperset(of: ["ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
                                                            "payload_tampered", "truncated", "trailing_data", "malformed_content"]))
@@ -62,7 +66,7 @@ private struct VectorWriter {
     let passphrase = "vector passphrase: correct horse battery staple"
 
     func write() async throws {
-        try? FileManager.default.removeItem(at: folder) // the format 3 set only
+        try? FileManager.default.removeItem(at: folder) // the format 4 set only
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
             .trimmingCharacters(in: .newlines)
@@ -115,10 +119,10 @@ private struct VectorWriter {
         add("header-tampered", "key-full.txb with byte 60 (inside the secretstream header) flipped", file: "header-tampered.txb", expect: "header_tampered")
         try derive("mac-tampered.txb", from: fullBytes) { $0[100] ^= 0x80 }
         add("mac-tampered", "key-full.txb with byte 100 (inside the header MAC) flipped", file: "mac-tampered.txb", expect: "header_tampered")
-        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 4 }
-        add("unknown-version", "key-full.txb with format version 4", file: "unknown-version.txb", expect: "unsupported_version")
-        try derive("version-changed.txb", from: fullBytes) { $0[8] = 2 }
-        add("version-changed", "key-full.txb with its version byte changed to 2, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
+        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 5 }
+        add("unknown-version", "key-full.txb with format version 5", file: "unknown-version.txb", expect: "unsupported_version")
+        try derive("version-changed.txb", from: fullBytes) { $0[8] = 3 }
+        add("version-changed", "key-full.txb with its version byte changed to 3, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
         try derive("payload-tampered.txb", from: multiBytes) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
         add("payload-tampered", "key-multichunk.txb with one byte of chunk 1 flipped", file: "payload-tampered.txb", expect: "payload_tampered")
         try derive("chunks-reordered.txb", from: multiBytes) { bytes in
@@ -148,13 +152,13 @@ private struct VectorWriter {
         let stamp = Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 0x0A))
         let send = RecordState(recording: try Fixture.send(status: try .failed(reason: "reverted")), stamp: stamp)
         let swap = RecordState(recording: try Fixture.swap(), stamp: stamp)
-        func frame(_ file: String, _ state: RecordState, _ change: (inout RecordValues) -> Void) throws {
+        func frame(_ file: String, _ state: RecordState, newer: [NewerField] = [], _ change: (inout RecordValues) -> Void = { _ in }) throws {
             var values = RecordRow.portableValues(state)
             values["explorer_url"] = .null
             change(&values)
             var encoder = PayloadEncoder()
             encoder.encode(Self.header(vault: "vault-1"))
-            encoder.encodeFrame(values)
+            encoder.encodeFrame(values, newer: NewerFields(newer))
             try seal(file, encoder.bytes)
         }
         try frame("frame-field-of-another-kind.txb", swap) { $0["amount"] = "5".databaseValue }
@@ -180,6 +184,22 @@ private struct VectorWriter {
                                      labels: Register(["a", "z", "\u{E9}"], stamp: stamp), hidden: labelled.hidden)
         add("labels-normalized", "sync key; labels [z, e + U+0301, U+00E9, a, a] read as the set [a, z, U+00E9]", file: "labels-normalized.txb", expect: "ok",
             contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: [normalized]))
+
+        // A newer version's fields (bundle-format.md, "Newer fields"): read by wire type, kept.
+        let newerStamp = Stamp(millis: 1_751_371_400_000, replica: ReplicaID(rawValue: 0x0C))
+        let newer = [try NewerVersion.extended(send, registerStamp: newerStamp), try NewerVersion.extended(swap, registerStamp: newerStamp, fact: 300)]
+        var newerEncoder = PayloadEncoder()
+        newerEncoder.encode(Self.header(vault: "vault-1"))
+        newer.forEach { newerEncoder.encode($0) }
+        try seal("unknown-fields.txb", newerEncoder.bytes)
+        add("unknown-fields", "sync key; a failed send and a swap as a newer version writes them: facts 57 (varint) and 58 (stext), terminal value 2000 (ctext, the send only), and a register of block 6 (stamp 6000 and 6001, then a value of each wire type)", file: "unknown-fields.txb", expect: "ok",
+            contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: newer))
+        try frame("frame-unknown-field-without-register.txb", send, newer: [NewerField(number: 5000, value: .varint(1))])
+        add("frame-unknown-field-without-register", "authentic; a field of the hidden register's block (5000) on a record without a hidden stamp", file: "frame-unknown-field-without-register.txb", expect: "malformed_content")
+        try frame("frame-unknown-register-without-stamp.txb", send, newer: [NewerField(number: 7002, value: .varint(1))])
+        add("frame-unknown-register-without-stamp", "authentic; a value of register block 7 (7002) without the block's stamp (7000, 7001)", file: "frame-unknown-register-without-stamp.txb", expect: "malformed_content")
+        try sealUnknownWireType("frame-unknown-wire-type.txb", send)
+        add("frame-unknown-wire-type", "authentic; a frame that ends with a tag of wire type 6, which no format defines", file: "frame-unknown-wire-type.txb", expect: "malformed_content")
 
         try sealEmptyFinalChunk("empty-final-chunk.txb")
         add("empty-final-chunk", "a payload of exactly 65536 bytes written as a full TAG_MESSAGE chunk and an empty TAG_FINAL chunk", file: "empty-final-chunk.txb", expect: "malformed_content")
@@ -265,6 +285,21 @@ private struct VectorWriter {
         try seal(file, encoder.bytes)
         let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
         try derive(file, from: try bytes(file)) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
+    }
+
+    /// `state`'s frame with one more tag, of wire type 6, at its end.
+    private func sealUnknownWireType(_ file: String, _ state: RecordState) throws {
+        var encoder = PayloadEncoder()
+        encoder.encode(Self.header(vault: "vault-1"))
+        let headerEnd = encoder.bytes.count
+        encoder.encode(state)
+        var frame = FrameBytes(Array(encoder.bytes[headerEnd...]))
+        let length = try frame.readUVarint()
+        var payload = Array(encoder.bytes[..<headerEnd])
+        payload.appendUVarint(length + 1)
+        payload += encoder.bytes[(encoder.bytes.count - Int(length))...]
+        payload.append(1 << 3 | 6)
+        try seal(file, payload)
     }
 
     /// An authentic bundle whose record does not validate.

@@ -144,10 +144,10 @@ import Testing
             while value >= 0x80 { bytes.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
             return bytes + [UInt8(value)]
         }
-        // A frame length of 2^62, then a frame of 20 bytes whose tx_hash (field 4) claims 2^40 bytes.
+        // A frame length of 2^62, then a frame of 20 bytes whose tx_hash (field 4, a ctext) claims 2^40 bytes.
         try await expectRefused(try await BundleFixture.seal(base + uvarint(1 << 62) + [0], with: secret, in: folder),
                                 BundleError.malformedContent("a frame length \(UInt64(1) << 62) exceeds \(8 << 20)"))
-        try await expectRefused(try await BundleFixture.seal(base + [20, 4] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
+        try await expectRefused(try await BundleFixture.seal(base + [20, 4 << 3 | 2] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
                                 BundleError.malformedContent("a text length \(UInt64(1) << 40) exceeds 20"))
         // A vault name whose length says 2^60 bytes, an epoch list of 2^50 entries, and a
         // knowledge list of 2^50 entries.

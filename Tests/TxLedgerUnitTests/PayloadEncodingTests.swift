@@ -42,7 +42,7 @@ import Testing
         #expect(throws: BundleError.malformedContent("a text length 11 exceeds 10")) { try long.readText(limit: 10) }
     }
 
-    /// The header of the golden payloads: a knowledge entry and a watermark; in format 3, an
+    /// The header of the golden payloads: a knowledge entry and a watermark; from format 3, an
     /// epoch and the knowledge entry's epoch too.
     static let goldenHeader = ChangeSetHeader(vaultId: "v", origin: ReplicaID(rawValue: 1), since: 0, through: 1,
                                               knowledge: [ReplicaID(rawValue: 2): 5], knowledgeEpochs: [ReplicaID(rawValue: 2): EpochID(rawValue: 0x0B)],
@@ -52,11 +52,30 @@ import Testing
                                                  knowledge: [ReplicaID(rawValue: 2): 5],
                                                  clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3)))
 
-    /// `goldenHeader` and `goldenRecords()` in format 3, written from Specs/bundle-format.md
-    /// independently of the Swift encoder: the format 2 bytes of an independent Python encoder
-    /// (every kind of field, shared texts introduced and referred to, hex in forms 1 and 2,
-    /// times and stamps as differences) with the header's epochs added by hand.
+    /// `goldenHeader` and `goldenRecords(withNewerFields: true)` in format 4, written from
+    /// Specs/bundle-format.md independently of the Swift encoder: the format 2 bytes of an
+    /// independent Python encoder (every kind of field, shared texts introduced and referred to,
+    /// hex in forms 1 and 2, times and stamps as differences), the header's epochs added by hand
+    /// for format 3, then re-tagged by an independent Python script (each tag the step from the
+    /// previous number shifted by 3, or'ed with the kind's wire type) with the swap's newer
+    /// fields appended by hand.
     static let golden = "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
+        + "00000000000003690b011073656e640b0220657468657265756d0880d8ddddf8650a8101000000000000000000000000"
+        + "0000000000000000000000000000000000000001425100000000000000000000000000000000000000010a04310b030c"
+        + "455448b90100000c0300000000000000046a0b010b0208a0f4deddf8650a810100000000000000000000000000000000"
+        + "00000000000000000000000000000002425100000000000000000000000000000000000000010a04310b03b90100010c"
+        + "031b0424636f6e6669726d656408e0d40311e0d403020c0208f0a204de020b0510737761700b062474686f7263686169"
+        + "6e0880d8ddddf8650a820100000000000000000000000000000000000000000000000000000000000000031218353132"
+        + "2e30300b07ac0174686f7231717a64356a6e7a7a38716d397779326838783876397a336d347776307130767178307235"
+        + "6c6423081c6465706f7369744b091052554e450b0a2454484f522e52554e4508100a143130302e350b060b0b70687474"
+        + "70733a2f2f6578616d706c652e636f6d2f72756e652e706e670b0c0c42544310100a28302e30303132333435360a1830"
+        + "2e303031320b0d1c626974636f696e0b0e6c68747470733a2f2f6578616d706c652e636f6d2f6274632e706e670b0f24"
+        + "54484f52436861696e0b106452554e45202d3e20425443207669612054484f52436861696e1900050c011b0408e0d403"
+        + "1100050c0160ac020b11146e65776572b1f302d00f020c030d0201020a09abcd0c04000000000000000d0b11"
+
+    /// `goldenHeader` and `goldenRecords()` as format 3 wrote it (the format 2 bytes of the
+    /// independent encoder with the header's epochs added by hand). Readers keep reading it.
+    static let formatThreeGolden = "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
         + "000000000000036801011073656e64020220657468657265756d0380d8ddddf865048101000000000000000000000000"
         + "00000000000000000000000000000000000000010c5100000000000000000000000000000000000000010d04310e030c"
         + "45544825000026030000000000000004690101020203a0f4deddf8650481010000000000000000000000000000000000"
@@ -85,8 +104,13 @@ import Testing
         + "7470733a2f2f6578616d706c652e636f6d2f6274632e706e67210f2454484f52436861696e22106452554e45202d3e20"
         + "425443207669612054484f52436861696e250005260129042ae0d4032c00052d01"
 
-    /// Three records: two minimal sends, the second confirmed and checked, then a THORChain swap.
-    static func goldenRecords() throws -> [RecordState] {
+    /// Three records: two minimal sends, the second confirmed and checked, then a THORChain swap;
+    /// with newer fields, the swap carries two facts and a register of block 6 of a newer version:
+    /// 57 varint 300, 58 stext `newer` (a new shared text), 6000 and 6001 the register's stamp
+    /// (1000 ms after the facts stamp, counter 2, replica 4, already in the table), 6002 bytes
+    /// `01 02`, 6003 ctext `0xabcd`, 6004 replica 0x0D (new in the table), 6005 stext `newer`
+    /// (a reference).
+    static func goldenRecords(withNewerFields: Bool = false) throws -> [RecordState] {
         let (r2, r3, r4) = (ReplicaID(rawValue: 2), ReplicaID(rawValue: 3), ReplicaID(rawValue: 4))
         let first = RecordState(recording: try Fixture.minimalSend(vault: "v", hash: 1), stamp: Stamp(millis: 1_751_371_200_000, replica: r4))
         var second = RecordState(recording: try Fixture.minimalSend(vault: "v", hash: 2, at: Fixture.start.addingTimeInterval(10)),
@@ -94,12 +118,21 @@ import Testing
         let confirmed = TerminalOutcome(status: .confirmed, confirmedAt: Fixture.start.addingTimeInterval(40), failureReason: nil)
         second.status = StatusRegister(terminal: Register(confirmed, stamp: Stamp(millis: 1_751_371_240_000, counter: 2, replica: r3)))
         second.lastCheckedAt = Fixture.start.addingTimeInterval(45)
-        let swap = RecordState(recording: try Fixture.swap(vault: "v", hash: 3), stamp: Stamp(millis: 1_751_371_200_000, counter: 5, replica: r2))
+        var swap = RecordState(recording: try Fixture.swap(vault: "v", hash: 3), stamp: Stamp(millis: 1_751_371_200_000, counter: 5, replica: r2))
+        if withNewerFields {
+            swap = try swap.attaching(NewerFields([
+                NewerField(number: 57, value: .varint(300)), NewerField(number: 58, value: .sharedText("newer")),
+                NewerField(number: 6000, value: .stampTime(Stamp(millis: 1_751_371_201_000, counter: 2, replica: r4).time)),
+                NewerField(number: 6001, value: .replica(r4)), NewerField(number: 6002, value: .bytes([1, 2])),
+                NewerField(number: 6003, value: .text("0xabcd")), NewerField(number: 6004, value: .replica(ReplicaID(rawValue: 0x0D))),
+                NewerField(number: 6005, value: .sharedText("newer")),
+            ]))
+        }
         return [first, second, swap]
     }
 
     @Test func theEncodingIsTheSpecsByteForByte() async throws {
-        let records = try Self.goldenRecords()
+        let records = try Self.goldenRecords(withNewerFields: true)
         var encoder = PayloadEncoder()
         encoder.encode(Self.goldenHeader)
         records.forEach { encoder.encode($0) }
@@ -109,6 +142,12 @@ import Testing
         let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
         let path = try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
         #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: records))
+    }
+
+    @Test func aFormatThreePayloadIsStillRead() async throws {
+        let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
+        let path = try await BundleFixture.seal(try Self.bytes(Self.formatThreeGolden), with: secret, in: folder, version: 3)
+        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: try Self.goldenRecords()))
     }
 
     @Test func aFormatTwoPayloadIsStillRead() async throws {

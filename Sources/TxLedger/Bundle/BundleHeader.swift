@@ -1,10 +1,10 @@
 /// The fixed 110-byte header of a bundle (Specs/bundle-format.md, "Header"), the same in
-/// formats 1 and 2, which differ only in the payload:
+/// formats 1 to 4, which differ only in the payload:
 ///
 /// | offset | bytes | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `TXLBUNDL` |
-/// | 8 | 1 | format version, 1, 2 or 3 |
+/// | 8 | 1 | format version, 1 to 4 |
 /// | 9 | 1 | key mode: 1 sync key, 2 passphrase |
 /// | 10 | 4 | Argon2id opslimit, big-endian (0 with a sync key) |
 /// | 14 | 8 | Argon2id memlimit in bytes, big-endian (0 with a sync key) |
@@ -15,9 +15,9 @@
 struct BundleHeader: Equatable, Sendable {
     static let magic = Array("TXLBUNDL".utf8)
     /// The format writers use.
-    static let currentVersion: UInt8 = 3
+    static let currentVersion: UInt8 = 4
     /// The formats readers accept.
-    static let readableVersions: ClosedRange<UInt8> = 1...3
+    static let readableVersions: ClosedRange<UInt8> = 1...4
     static let saltBytes = 16
     static let keyCheckBytes = 16
     static let macOffset = 78

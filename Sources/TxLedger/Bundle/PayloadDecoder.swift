@@ -1,12 +1,13 @@
 import GRDB
 
 /// Decodes a bundle payload, streaming: the header first, then one record per `next()`. It reads
-/// format 2, as `PayloadEncoder` writes it, and format 1, whose frames write every text as it is
-/// and every time as an svarint (`RecordFrameField.Kind.inFormat`). Everything is checked:
-/// canonical varints and texts, field numbers in increasing order, replica and shared text
-/// references, each frame's shape (`FrameShape`), and each record as the ledger validates input
-/// (its vault is the header's). Any deviation is `BundleError.malformedContent`: nothing is
-/// repaired.
+/// format 4, as `PayloadEncoder` writes it, with the fields of newer versions (kept with the
+/// record, `NewerFields`); formats 3 and 2, whose tags are plain field numbers of the table; and
+/// format 1, whose frames write every text as it is and every time as an svarint
+/// (`RecordFrameField.Kind.inFormat`). Everything is checked: canonical varints and texts,
+/// field numbers in increasing order, wire types, replica and shared text references, each
+/// frame's shape (`FrameShape`), and each record as the ledger validates input (its vault is
+/// the header's). Any deviation is `BundleError.malformedContent`: nothing is repaired.
 struct PayloadDecoder {
     /// Most entries a knowledge list or the replica table may have.
     private static let maxReplicas = 1 << 16
@@ -101,15 +102,20 @@ struct PayloadDecoder {
         var frame = FrameBytes(try source.readBytes(length))
         var values = RecordValues()
         values["vault_id"] = header.vaultId.databaseValue
-        var last = 0, bases = FrameTimeBases()
+        var last = 0, bases = FrameTimeBases(), newer: [NewerField] = []
         while !frame.isAtEnd {
-            let number = try frame.readCount(limit: RecordFrameField.all.count, "a field number")
-            guard number > last else {
-                throw BundleError.malformedContent("record \(recordCount): field \(number) is out of order or unknown")
-            }
+            let (number, wire) = try readTag(from: &frame, after: last)
             last = number
+            guard number <= RecordFrameField.all.count else {
+                newer.append(NewerField(number: number, value: try readNewerValue(wire, of: number, from: &frame, length: length, bases: bases)))
+                continue
+            }
             let position = RecordFrameField.positions[number - 1]
-            switch RecordFrameField.all[number - 1].kind.inFormat(version) {
+            let kind = RecordFrameField.all[number - 1].kind.inFormat(version)
+            if let wire, wire != kind.wireType {
+                throw BundleError.malformedContent("record \(recordCount): field \(number) (\(RecordFrameField.all[number - 1].column)) has wire type \(wire.rawValue), not \(kind.wireType.rawValue)")
+            }
+            switch kind {
             case .integer:
                 let integer = try frame.readSVarint()
                 bases.pass(number, value: integer)
@@ -126,6 +132,7 @@ struct PayloadDecoder {
                 values[position: position] = time.databaseValue
             }
         }
+        if !newer.isEmpty { values["newer_fields"] = RecordRow.newerFieldsBlob(NewerFields(newer)).databaseValue }
         try FrameShape.check(values, record: recordCount)
         let record: RecordState
         do {
@@ -136,6 +143,52 @@ struct PayloadDecoder {
         try FrameShape.checkExplorerURL(sent: !values["explorer_url"].isNull, of: record, record: recordCount)
         recordCount += 1
         return record
+    }
+
+    /// The next field's number and, from format 4, its wire type. Format 4 tags are
+    /// `(number - last) << 3 | wire type`; earlier formats write the number alone and know
+    /// only the table's fields.
+    private func readTag(from frame: inout FrameBytes, after last: Int) throws -> (number: Int, wire: WireType?) {
+        guard version >= 4 else {
+            let number = try frame.readCount(limit: RecordFrameField.all.count, "a field number")
+            guard number > last else {
+                throw BundleError.malformedContent("record \(recordCount): field \(number) is out of order or unknown")
+            }
+            return (number, nil)
+        }
+        let tag = try frame.readUVarint()
+        let step = tag >> 3
+        guard step > 0, step <= UInt64(NewerFields.numbers.upperBound - last) else {
+            throw BundleError.malformedContent("record \(recordCount): a tag steps \(step) from field \(last) (fields go up, to at most \(NewerFields.numbers.upperBound))")
+        }
+        let number = last + Int(step)
+        guard let wire = WireType(rawValue: UInt8(tag & 7)) else {
+            throw BundleError.malformedContent("record \(recordCount): field \(number) has wire type \(tag & 7), which no format defines")
+        }
+        return (number, wire)
+    }
+
+    /// A newer field's value, read by its wire type (bundle-format.md, "Newer fields").
+    private mutating func readNewerValue(_ wire: WireType?, of number: Int, from frame: inout FrameBytes, length: Int,
+                                         bases: FrameTimeBases) throws -> NewerField.Value {
+        func nonEmpty(_ text: String) throws -> String {
+            guard !text.isEmpty else { throw BundleError.malformedContent("record \(recordCount): field \(number) is empty (an absent field is left out)") }
+            return text
+        }
+        switch wire {
+        case .varint: return .varint(try frame.readUVarint())
+        case .stampTime:
+            let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
+            guard (0...Stamp.latestTime).contains(time) else {
+                throw BundleError.malformedContent("record \(recordCount): field \(number)'s stamp time \(time) is not between 1970 and 3000")
+            }
+            return .stampTime(time)
+        case .text: return .text(try nonEmpty(try frame.readCompactText(limit: length)))
+        case .sharedText: return .sharedText(try nonEmpty(try frame.readSharedText(limit: length, table: &sharedTexts)))
+        case .replica: return .replica(try Self.readReplica(from: &frame, table: &replicas, known: &known))
+        case .bytes: return .bytes(try frame.readBytes(try frame.readCount(limit: length, "a byte length")))
+        case nil: preconditionFailure("formats before 4 have no newer fields")
+        }
     }
 
     private static func readReplica(from source: inout some PayloadSource, table: inout [ReplicaID], known: inout Set<ReplicaID>) throws -> ReplicaID {

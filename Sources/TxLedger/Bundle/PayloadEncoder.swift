@@ -1,7 +1,8 @@
 import GRDB
 
-/// Encodes a change set as a format 3 bundle payload (Specs/bundle-format.md, "Payload"): the
-/// header, then one length-prefixed frame per record. The encoding is deterministic: the same
+/// Encodes a change set as a format 4 bundle payload (Specs/bundle-format.md, "Payload"): the
+/// header, then one length-prefixed frame per record, with the newer fields a record holds
+/// after the fields of the table. The encoding is deterministic: the same
 /// change set, records in the same order, gives the same bytes.
 ///
 /// Replica ids are written once: a replica reference is the uvarint index of a replica already
@@ -48,17 +49,21 @@ struct PayloadEncoder {
         if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
             values["explorer_url"] = .null // the reader derives the same default
         }
-        encodeFrame(values)
+        encodeFrame(values, newer: record.newerFields)
     }
 
-    /// Writes one frame of `values` as they are (tests make malformed frames with it).
-    mutating func encodeFrame(_ values: RecordValues) {
-        var frame: [UInt8] = [], bases = FrameTimeBases()
+    /// Writes one frame of `values` and `newer` as they are (tests make malformed frames with it).
+    mutating func encodeFrame(_ values: RecordValues, newer: NewerFields = NewerFields()) {
+        var frame: [UInt8] = [], bases = FrameTimeBases(), previous = 0
+        func tag(_ number: Int, _ wire: WireType) {
+            frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
+            previous = number
+        }
         for (index, field) in RecordFrameField.all.enumerated() {
             let value = values[position: RecordFrameField.positions[index]]
             if value.isNull { continue }
             let number = index + 1
-            frame.appendUVarint(UInt64(number))
+            tag(number, field.kind.wireType)
             switch (field.kind, value.storage) {
             case let (.integer, .int64(integer)): frame.appendSVarint(integer)
             case let (.replica, .int64(replica)): frame += replicaReference(replica)
@@ -69,6 +74,19 @@ struct PayloadEncoder {
             default: preconditionFailure("column \(field.column) holds \(value), not a \(field.kind)")
             }
             if case let .int64(integer) = value.storage { bases.pass(number, value: integer) }
+        }
+        for field in newer.fields {
+            tag(field.number, field.value.wireType)
+            switch field.value {
+            case let .varint(value): frame.appendUVarint(value)
+            case let .stampTime(time): frame.appendStampTime(time, base: base(of: field.number, .stampTime, in: bases))
+            case let .text(text): frame.appendCompactText(text)
+            case let .sharedText(text): frame.appendSharedText(text, table: &sharedTexts)
+            case let .replica(replica): frame += replicaReference(replica.rawValue)
+            case let .bytes(value):
+                frame.appendUVarint(UInt64(value.count))
+                frame += value
+            }
         }
         bytes.appendUVarint(UInt64(frame.count))
         bytes.append(contentsOf: frame)

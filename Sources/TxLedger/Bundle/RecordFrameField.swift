@@ -1,10 +1,11 @@
 /// The fields of a record frame, numbered from 1 in the order of `all` (Specs/bundle-format.md,
 /// "Record frames"). Their names are the `record` table's columns (schema.md); a frame leaves
 /// out `id` (derived from the facts), `vault_id` (the payload header's) and `app_id`, and
-/// carries the app's fields instead. Both formats number the fields alike and differ only in
-/// how some values are written (`Kind`).
+/// carries the app's fields instead. Every format numbers the fields alike; they differ in how
+/// some values are written (`Kind`) and, from format 4, in tags that carry a wire type, so
+/// that fields above the table (`NewerFields`) can be read without being known.
 enum RecordFrameField {
-    /// How a field's value is written in format 2 (`all`); `inFormat(1)` gives format 1's.
+    /// How a field's value is written in formats 2 to 4 (`all`); `inFormat(1)` gives format 1's.
     enum Kind {
         /// An svarint.
         case integer
@@ -24,6 +25,17 @@ enum RecordFrameField {
         /// frame's `timestamp_ms` for the facts stamp, the facts stamp's milliseconds for the
         /// others), then the counter as a uvarint; an svarint in format 1.
         case stampTime
+
+        /// The wire type of a field of this kind in a format 4 tag.
+        var wireType: WireType {
+            switch self {
+            case .integer, .sinceTimestamp: .varint
+            case .stampTime: .stampTime
+            case .plainText, .text: .text
+            case .sharedText: .sharedText
+            case .replica: .replica
+            }
+        }
 
         func inFormat(_ version: UInt8) -> Kind {
             guard version == 1 else { return self }

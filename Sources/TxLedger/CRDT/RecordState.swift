@@ -8,6 +8,8 @@ import Foundation
 /// - `lastCheckedAt`: joins as a maximum among the checks of the winning facts (ordered by
 ///   facts stamp, then instant), so that it is erased together with the facts by a clear.
 /// - `note`, `labels`, `hidden`: independent last-writer-wins registers (absent until written).
+/// - `newerRegisters`: registers that a newer version defines, by block number, each a
+///   last-writer-wins register of its fields (`RecordState+NewerFields.swift`).
 ///
 /// See `Specs/crdt.md`.
 struct RecordState: Hashable, Sendable {
@@ -17,6 +19,7 @@ struct RecordState: Hashable, Sendable {
     var note: Register<String?>?
     var labels: Register<[String]>?
     var hidden: Register<Bool>?
+    var newerRegisters: [Int: Register<NewerFields>] = [:]
 
     var id: TransactionID { facts.value.id }
 
@@ -36,13 +39,15 @@ struct RecordState: Hashable, Sendable {
     }
 
     init(facts: Register<TransactionFacts>, status: StatusRegister, lastCheckedAt: Date?,
-         note: Register<String?>?, labels: Register<[String]>?, hidden: Register<Bool>?) {
+         note: Register<String?>?, labels: Register<[String]>?, hidden: Register<Bool>?,
+         newerRegisters: [Int: Register<NewerFields>] = [:]) {
         self.facts = facts
         self.status = status
         self.lastCheckedAt = lastCheckedAt
         self.note = note
         self.labels = labels
         self.hidden = hidden
+        self.newerRegisters = newerRegisters
     }
 
     /// The join of two states of the same record: register by register.
@@ -56,7 +61,8 @@ struct RecordState: Hashable, Sendable {
                 : (facts.stamp > other.facts.stamp ? lastCheckedAt : other.lastCheckedAt),
             note: note.joined(with: other.note),
             labels: labels.joined(with: other.labels),
-            hidden: hidden.joined(with: other.hidden))
+            hidden: hidden.joined(with: other.hidden),
+            newerRegisters: newerRegisters.merging(other.newerRegisters) { $0.joined(with: $1) })
     }
 
     var record: TransactionRecord { TransactionRecord(state: self) }
@@ -76,9 +82,10 @@ struct RecordState: Hashable, Sendable {
         let status = StatusRegister(pending: status.pending.flatMap { $0 > watermark ? $0 : nil }, terminal: keep(status.terminal))
         let factsSurvive = facts.stamp > watermark
         let result = RecordState(facts: facts, status: status, lastCheckedAt: factsSurvive ? lastCheckedAt : nil,
-                                 note: keep(note), labels: keep(labels), hidden: keep(hidden))
+                                 note: keep(note), labels: keep(labels), hidden: keep(hidden),
+                                 newerRegisters: newerRegisters.filter { $0.value.stamp > watermark })
         let anyRegister = status.pending != nil || status.terminal != nil || result.note != nil
-            || result.labels != nil || result.hidden != nil
+            || result.labels != nil || result.hidden != nil || !result.newerRegisters.isEmpty
         return factsSurvive || anyRegister ? result : nil
     }
 }

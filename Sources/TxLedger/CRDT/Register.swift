@@ -2,20 +2,32 @@
 /// the value with the greater stamp, and between two values under one stamp the one with the
 /// greater `tieBreakKey` (Specs/crdt.md, "Equal stamps"); that order is total, so the join is
 /// commutative, associative and idempotent.
+///
+/// A register read from a newer version's bundle may carry fields this version does not know
+/// (`newerFields`, bundle-format.md "Newer fields"): they are part of its value, travel with
+/// it through joins, and are dropped when a local write replaces the value.
 public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     public let value: Value
     public let stamp: Stamp
+    let newerFields: NewerFields
 
     public init(_ value: Value, stamp: Stamp) {
+        self.init(value, stamp: stamp, newerFields: NewerFields())
+    }
+
+    init(_ value: Value, stamp: Stamp, newerFields: NewerFields) {
         self.value = value
         self.stamp = stamp
+        self.newerFields = newerFields
     }
 }
 
 extension Register where Value: TieBreakable {
     func joined(with other: Register) -> Register {
         if other.stamp != stamp { return other.stamp > stamp ? other : self }
-        return value.tieBreakKey.lexicographicallyPrecedes(other.value.tieBreakKey) ? other : self
+        let (key, otherKey) = (value.tieBreakKey, other.value.tieBreakKey)
+        if key != otherKey { return key.lexicographicallyPrecedes(otherKey) ? other : self }
+        return newerFields.tieBreakKey.lexicographicallyPrecedes(other.newerFields.tieBreakKey) ? other : self
     }
 }
 

@@ -32,12 +32,14 @@ struct RecordMerge {
         }
     }
 
-    /// facts, pending, terminal, lastCheckedAt, note, labels, hidden.
-    static let registerCount = 7
+    /// facts, pending, terminal, lastCheckedAt, note, labels, hidden, and a newer version's
+    /// registers counted as one.
+    static let registerCount = 8
 
     private static func updatedRegisters(from a: RecordState, to b: RecordState) -> Int {
         [a.facts.stamp != b.facts.stamp, a.status.pending != b.status.pending, a.status.terminal != b.status.terminal,
-         a.lastCheckedAt != b.lastCheckedAt, a.note != b.note, a.labels != b.labels, a.hidden != b.hidden]
+         a.lastCheckedAt != b.lastCheckedAt, a.note != b.note, a.labels != b.labels, a.hidden != b.hidden,
+         a.newerRegisters != b.newerRegisters]
             .filter { $0 }.count
     }
 

@@ -138,6 +138,9 @@ enum LedgerSchema {
             }
             try db.execute(sql: "UPDATE peer SET heard_at_ms = ? WHERE acked_seq > 0", arguments: [Date().millis])
         }
+        migrator.registerMigration("v6: newer fields") { db in
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN newer_fields BLOB")
+        }
         return migrator
     }
 }

@@ -19,6 +19,7 @@ enum RecordRow {
         "note", "note_time", "note_replica",
         "labels", "labels_time", "labels_replica",
         "hidden", "hidden_time", "hidden_replica",
+        "newer_fields",
     ]
 
     /// `SELECT` list that `decode` reads: the record and its app.
@@ -63,7 +64,13 @@ enum RecordRow {
             sql(s.note?.value), sql(s.note?.stamp.time), sql(s.note?.stamp.replica.rawValue),
             sql(s.labels.map { encodeLabels($0.value) }), sql(s.labels?.stamp.time), sql(s.labels?.stamp.replica.rawValue),
             sql(s.hidden?.value), sql(s.hidden?.stamp.time), sql(s.hidden?.stamp.replica.rawValue),
+            sql(newerFieldsBlob(s.newerFields)),
         ]
+    }
+
+    /// The `newer_fields` column: their stored form, NULL when there are none.
+    static func newerFieldsBlob(_ fields: NewerFields) -> Data? {
+        fields.isEmpty ? nil : Data(fields.storedBytes)
     }
 
     /// A column value (generic, so building a row boxes nothing).
@@ -169,7 +176,7 @@ enum RecordRow {
             terminal = Register(TerminalOutcome(status: status, confirmedAt: update.confirmedAt, failureReason: update.failureReason),
                                 stamp: stamp)
         }
-        return RecordState(
+        let state = RecordState(
             facts: Register(facts, stamp: try required(stamp(row, "facts"), "facts stamp")),
             status: StatusRegister(pending: try stamp(row, "pending"), terminal: terminal),
             lastCheckedAt: try instant("last_checked_at_ms"),
@@ -178,6 +185,8 @@ enum RecordRow {
                 Register(try TransactionRecord.normalizedLabels(try decodeLabels(try row.value("labels"))), stamp: $0)
             },
             hidden: try stamp(row, "hidden").map { Register(try flag(try row.value("hidden"), "hidden"), stamp: $0) })
+        guard let newer = try row.value("newer_fields", as: Data.self) else { return state }
+        return try state.attaching(try NewerFields(storedBytes: Array(newer)))
     }
 
     private static func stamp(_ row: RecordValues, _ register: String) throws -> Stamp? {

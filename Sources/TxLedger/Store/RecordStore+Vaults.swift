@@ -64,14 +64,26 @@ extension RecordStore {
         for (register, assignments) in erasures {
             try db.execute(sql: """
                 UPDATE record SET \(assignments), change_seq = ?
-                WHERE vault_id = ? AND (\(register)_time, \(register)_replica) <= (?, ?)
+                WHERE vault_id = ? AND newer_fields IS NULL AND (\(register)_time, \(register)_replica) <= (?, ?)
                 """, arguments: [changeSeq] + w)
         }
         try db.execute(sql: """
-            DELETE FROM record WHERE vault_id = ? AND (facts_time, facts_replica) <= (?, ?)
+            DELETE FROM record WHERE vault_id = ? AND newer_fields IS NULL AND (facts_time, facts_replica) <= (?, ?)
               AND pending_time IS NULL AND terminal_time IS NULL AND note_time IS NULL
               AND labels_time IS NULL AND hidden_time IS NULL
             """, arguments: w)
+        // Rows with a newer version's fields are cleared by the same rule in Swift
+        // (`RecordState.filtered`): which fields go with a register depends on their numbers.
+        var withNewerFields: [RecordState] = []
+        try forEach("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault_id = ? AND record.newer_fields IS NOT NULL",
+                    [vault]) { withNewerFields.append($0) }
+        for state in withNewerFields {
+            if let kept = state.filtered(clearedThrough: stamp) {
+                if kept != state { try save(kept) }
+            } else {
+                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [state.id.rawValue])
+            }
+        }
         return cleared
     }
 

@@ -38,7 +38,7 @@ final class RecordStore {
         case insert
         /// A whole record, new or not.
         case upsert
-        /// The status, lastCheckedAt and annotation registers of an existing record.
+        /// The status, lastCheckedAt and annotation registers (and newer fields) of an existing record.
         case updateRegisters
 
         var sql: String {
