@@ -30,16 +30,26 @@ extension Ledger {
     public func exportBundle(vault: String, to path: String, secret: BundleSecret, scope: ExportScope = .knownPeers,
                              passphraseCost: Argon2idCost = .moderate,
                              progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
-        try TextField.identifier.validate(vault, field: "vault")
-        let ownFiles = ownFiles, heardSince = options.wallClock().millis - options.peerHorizonMillis
-        return try await read { store in
-            guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
-            let since: Int64 = switch scope {
+        let heardSince = options.wallClock().millis - options.peerHorizonMillis
+        return try await exportBundle(vault: vault, to: path, secret: secret, passphraseCost: passphraseCost, progress: progress) { store in
+            switch scope {
             case .full: 0
             case let .forPeer(peer): try store.acknowledged(vault, by: peer)
             case .knownPeers: try store.leastAcknowledged(vault, heardSince: heardSince)
             }
-            let header = try Self.header(vault, since: since, store: store)
+        }
+    }
+
+    /// Writes `vault`'s changes after the change sequence number that `since` gives (read in
+    /// the export's own transaction) to a bundle at `path`.
+    func exportBundle(vault: String, to path: String, secret: BundleSecret, passphraseCost: Argon2idCost,
+                      progress: (@Sendable (BundleProgress) -> Void)? = nil,
+                      since: @escaping @Sendable (RecordStore) throws -> Int64) async throws -> BundleInfo {
+        try TextField.identifier.validate(vault, field: "vault")
+        let ownFiles = ownFiles
+        return try await read { store in
+            guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
+            let header = try Self.header(vault, since: try since(store), store: store)
             let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: header.since)
             let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost, sparing: ownFiles)
             var encoder = PayloadEncoder()
@@ -70,9 +80,20 @@ extension Ledger {
     ///   `LedgerError` for the ledger.
     public func importBundle(at path: String, secret: BundleSecret,
                              progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleImport {
+        guard let imported = try await importBundle(at: path, secret: secret, progress: progress, admitting: { _ in true }) else {
+            preconditionFailure("every change set is admitted")
+        }
+        return imported
+    }
+
+    /// Imports a bundle as `importBundle(at:secret:progress:)` does if, once it is verified, its
+    /// change set's header is one that `admitting` accepts; `nil` (and nothing written) if not.
+    func importBundle(at path: String, secret: BundleSecret, progress: (@Sendable (BundleProgress) -> Void)? = nil,
+                      admitting: @escaping @Sendable (ChangeSetHeader) -> Bool) async throws -> BundleImport? {
         let (info, keys) = try await DedicatedThread.run {
             try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
         }
+        guard let changes = info.changes, admitting(changes) else { return nil }
         let report = try await write { store, stamps in
             // Read again with the same keys: every byte merged is authenticated a second time,
             // and a file swapped in between fails (rolling the transaction back).

@@ -38,14 +38,14 @@ struct ConvergenceTests {
 
             // Nothing recorded after the final clear of its vault is lost.
             let visibleIDs = Set(visible.map(\.id))
-            for (id, vault, stamp, _) in run.recorded {
+            for (id, vault, stamp, _, _) in run.recorded {
                 let watermark = reference.vaults[vault]?.clearedThrough
                 if watermark.map({ stamp > $0 }) ?? true {
                     #expect(visibleIDs.contains(id), "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost")
                 }
             }
             // Nor is what a newer version wrote in fields this one does not know.
-            for (id, vault, stamp, _) in run.newerWrites where reference.vaults[vault]?.clearedThrough.map({ stamp > $0 }) ?? true {
+            for (id, vault, stamp, _, _) in run.newerWrites where reference.vaults[vault]?.clearedThrough.map({ stamp > $0 }) ?? true {
                 let held = reference.vaults[vault]?.records.first { $0.id == id }?.newerRegisters[RecordState.Block.firstNewer]?.stamp
                 #expect(held.map { $0 >= stamp } ?? false, "the newer version's write at \(stamp) to \(id) was lost")
             }

@@ -106,15 +106,18 @@ final class ScenarioRun {
     private(set) var lost: Set<Int> = []
     /// The replicas still in use.
     var active: [Int] { ledgers.indices.filter { !lost.contains($0) } }
-    private var snapshots: [Int: (copy: TestLedger, recordedCount: Int, newerCount: Int)] = [:]
+    private var snapshots: [Int: (copy: TestLedger, serial: Int)] = [:]
+    /// Numbers `recorded` and `newerWrites` entries in order, so a restore can tell which
+    /// came after its backup.
+    private var serial = 0
     /// Change sets produced so far, delivered or not.
     private(set) var sent: [(to: Int, changes: [ChangeSet])] = []
     /// Facts stamps of every local recording that wrote facts, and the replica that made it;
     /// a restore or a loss takes out those that may have gone with the replica's file.
-    private(set) var recorded: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int)] = []
+    private(set) var recorded: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int, serial: Int)] = []
     /// Stamps of the newer version's writes, and the replica that received each (filtered as
     /// `recorded` is).
-    private(set) var newerWrites: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int)] = []
+    private(set) var newerWrites: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int, serial: Int)] = []
     /// Status regressions seen across merges that moved no watermark.
     private(set) var regressions: [String] = []
     /// Every change set travels through a bundle: encoded, sealed, read and decoded.
@@ -176,7 +179,8 @@ final class ScenarioRun {
             }
             let (stored, outcome) = try await ledgers[r].ledger.record(try TransactionRecord(facts: facts, status: update))
             if outcome == .recorded, let stamp = try await ledgers[r].ledger.state(stored.id)?.facts.stamp {
-                recorded.append((stored.id, facts.vaultId, stamp, r))
+                recorded.append((stored.id, facts.vaultId, stamp, r, serial))
+                serial += 1
             }
         case let .status(raw, tx, to):
             let r = slot(raw)
@@ -212,14 +216,14 @@ final class ScenarioRun {
             ledgers[slot(raw)].clock.advance(by: Double(millis) / 1000)
         case let .snapshot(raw):
             let r = slot(raw)
-            snapshots[r] = (try await TestLedger(copyOf: ledgers[r].ledger, clock: ledgers[r].clock), recorded.count, newerWrites.count)
+            snapshots[r] = (try await TestLedger(copyOf: ledgers[r].ledger, clock: ledgers[r].clock), serial)
         case let .restore(raw):
             let r = slot(raw)
-            guard let (backup, recordedCount, newerCount) = snapshots[r] else { return }
+            guard let (backup, since) = snapshots[r] else { return }
             ledgers[r] = try await TestLedger(copyOf: backup.ledger, clock: ledgers[r].clock)
             // What the replica recorded after the backup may be gone with it, unless it was sent.
-            recorded = recorded.enumerated().filter { index, entry in entry.replica != r || index < recordedCount }.map(\.element)
-            newerWrites = newerWrites.enumerated().filter { index, entry in entry.replica != r || index < newerCount }.map(\.element)
+            recorded.removeAll { $0.replica == r && $0.serial >= since }
+            newerWrites.removeAll { $0.replica == r && $0.serial >= since }
         case let .clone(raw):
             guard ledgers.count < ReplicaScenario.maxReplicas else { return }
             let r = slot(raw)
@@ -249,7 +253,8 @@ final class ScenarioRun {
             let header = ChangeSetHeader(vaultId: record.vaultId, origin: Self.newerDevice, since: newerSeq - 1, through: newerSeq,
                                          knowledge: [:], lineage: [Epoch(id: Self.newerEpoch, firstSeq: 1)], clearedThrough: nil)
             try await merge([try await BundleFixture.throughBundle(ChangeSet(header: header, records: [state]), with: secret, in: folder)], into: r)
-            newerWrites.append((record.id, record.vaultId, stamp, r))
+            newerWrites.append((record.id, record.vaultId, stamp, r, serial))
+            serial += 1
         }
     }
 

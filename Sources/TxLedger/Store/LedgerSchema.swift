@@ -141,6 +141,21 @@ enum LedgerSchema {
         migrator.registerMigration("v6: newer fields") { db in
             try db.execute(sql: "ALTER TABLE record ADD COLUMN newer_fields BLOB")
         }
+        migrator.registerMigration("v7: folder sync") { db in
+            try db.execute(sql: """
+                CREATE TABLE folder_file (
+                    folder TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    vault_id TEXT NOT NULL,
+                    origin INTEGER NOT NULL,
+                    since_seq INTEGER NOT NULL,
+                    through_seq INTEGER NOT NULL,
+                    written INTEGER NOT NULL CHECK (written IN (0, 1)),
+                    PRIMARY KEY (folder, name)
+                ) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,187 @@
+import Foundation
+
+/// One sync of a ledger through a shared folder (Specs/folder-sync.md): read every file of
+/// the folder this replica has not read, merge it, then write what changed here since this
+/// replica's last file, and keep this replica's files within one full change set and a half.
+struct FolderSync {
+    let ledger: Ledger
+    /// The folder's absolute, standardized path: the key of what the ledger remembers of it.
+    let folder: String
+    let secret: BundleSecret
+    /// The vaults to sync; `nil`: every vault of the ledger and of the folder.
+    let vaults: Set<String>?
+
+    private var report = FolderSyncReport()
+    /// What the ledger remembers of the folder's files, by name.
+    private var known: [String: FolderFile] = [:]
+
+    init(ledger: Ledger, folder: String, secret: BundleSecret, vaults: Set<String>?) {
+        self.ledger = ledger
+        self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        self.secret = secret
+        self.vaults = vaults
+    }
+
+    mutating func run() async throws -> FolderSyncReport {
+        let folder = folder
+        return try await run(listing: try await DedicatedThread.run { try Self.list(folder) })
+    }
+
+    /// The sync, given the folder's names and sizes as listed: a file may vanish after it.
+    mutating func run(listing: [String: Int]) async throws -> FolderSyncReport {
+        let folder = folder
+        known = Dictionary(uniqueKeysWithValues: try await ledger.read { try $0.folderFiles(folder) }.map { ($0.name, $0) })
+        let gone = known.keys.filter { listing[$0] == nil }
+        if !gone.isEmpty {
+            try await ledger.write { store, _ in try store.forgetFolderFiles(folder, names: gone) }
+            gone.forEach { known[$0] = nil }
+        }
+        let before = ledger.replicaID
+        for (name, size) in listing.sorted(by: { $0.key < $1.key }) {
+            try await read(name, size: size)
+        }
+        // A file restored or copied took a new id while reading: the files of its former id are
+        // merged here, and what it writes now, under its new id, carries them.
+        let former = ledger.replicaID != before ? known.values.filter { $0.origin == before } : []
+        do {
+            for vault in try await vaultsToWrite() {
+                try await write(vault)
+            }
+            try await remove(former)
+        } catch let BundleError.io(_, reason) {
+            report.notWritten = reason
+        }
+        return report
+    }
+
+    /// Names and sizes of the folder's regular files.
+    private static func list(_ folder: String) throws -> [String: Int] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw BundleError.io(path: folder, reason: "the folder does not exist or cannot be read")
+        }
+        var listing: [String: Int] = [:]
+        for name in names {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name),
+                  attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            listing[name] = (attributes[.size] as? Int) ?? 0
+        }
+        return listing
+    }
+
+    // MARK: - Reading
+
+    private mutating func read(_ name: String, size: Int) async throws {
+        switch FolderFileName.kind(of: name) {
+        case .other:
+            return
+        case .conflictCopy:
+            report.skip(name, "a copy the sync service made of another file, which is read instead", retried: false)
+        case .placeholder:
+            report.skip(name, "not downloaded yet (an iCloud placeholder)", retried: true)
+        case .bundle:
+            guard known[name] == nil else { return }
+            guard size > 0 else {
+                report.skip(name, "empty (an upload in progress?)", retried: true)
+                return
+            }
+            let vaults = vaults
+            do {
+                guard let imported = try await ledger.importBundle(at: folder + "/" + name, secret: secret,
+                                                                   admitting: { vaults?.contains($0.vaultId) ?? true }),
+                      let changes = imported.info.changes else { return }
+                let file = FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false)
+                let folder = folder
+                try await ledger.write { store, _ in try store.rememberFolderFile(folder, file) }
+                known[name] = file
+                report.vaults[changes.vaultId, default: .init()].filesRead += 1
+                report.vaults[changes.vaultId, default: .init()].recordsAdded += imported.report.recordsAdded
+                report.vaults[changes.vaultId, default: .init()].recordsChanged += imported.report.recordsChanged
+                if let renamed = imported.report.newReplicaID { report.newReplicaID = renamed }
+            } catch let error as BundleError {
+                report.skip(name, Self.reason(error), retried: true)
+            }
+        }
+    }
+
+    /// Why a file was not read. The next sync tries it again: only what was merged is
+    /// remembered.
+    private static func reason(_ error: BundleError) -> String {
+        switch error {
+        case .wrongSecret, .secretKindMismatch: "written with another key or passphrase (another user sharing the folder?)"
+        case .truncated, .payloadTampered, .trailingData, .headerTampered: "damaged or cut short (an upload in progress?)"
+        case .unsupportedVersion: "written by a newer TxLedger in a format this version cannot read: update TxLedger"
+        case .notABundle: "not a TxLedger bundle"
+        case .malformedContent: "authentic, but its content is invalid"
+        case let .io(_, reason): "could not be read (\(reason)); it may have been removed meanwhile"
+        case .invalidKey, .invalidPassphrase, .insufficientMemory: error.localizedDescription
+        }
+    }
+
+    // MARK: - Writing
+
+    private func vaultsToWrite() async throws -> [String] {
+        let held = try await ledger.vaults()
+        return vaults.map { selected in held.filter(selected.contains) } ?? held
+    }
+
+    /// Writes what changed since this replica's last file of `vault` (everything, when none of
+    /// its files is in the folder), then compacts: once its later files weigh more than half of
+    /// its latest full one, it writes a full one. Every other file under its replica id (older
+    /// ones, and those another process or a copy of this file wrote, read here) is removed.
+    private mutating func write(_ vault: String) async throws {
+        let me = ledger.replicaID
+        var mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted { $0.through < $1.through }
+        if let last = mine.last, mine.contains(where: \.isFull) {
+            if try await changed(vault, after: last.through) {
+                mine.append(try await export(vault, since: last.through))
+            }
+        } else {
+            mine.append(try await export(vault, since: 0))
+        }
+        guard var base = mine.last(where: \.isFull) else { preconditionFailure("a full file was written or kept") }
+        var later = mine.filter { $0.through > base.through }
+        if later.map(\.size).reduce(0, +) > base.size / 2 {
+            base = try await export(vault, since: 0)
+            later = []
+        }
+        let keep = Set([base.name] + later.map(\.name))
+        try await remove(known.values.filter { $0.vault == vault && $0.origin == me && !keep.contains($0.name) })
+    }
+
+    private func changed(_ vault: String, after seq: Int64) async throws -> Bool {
+        try await ledger.read { store in
+            try store.countStored(vault: vault, changedAfter: seq) > 0 || store.watermark(vault).changeSeq > seq
+        }
+    }
+
+    /// Writes a new file of `vault`'s changes after `since` and remembers it.
+    private mutating func export(_ vault: String, since: Int64) async throws -> FolderFile {
+        let name = FolderFileName.random()
+        let info = try await ledger.exportBundle(vault: vault, to: folder + "/" + name, secret: secret, passphraseCost: .moderate) { _ in since }
+        guard let changes = info.changes else { preconditionFailure("an export knows its change set") }
+        let file = FolderFile(name: name, size: info.byteCount, changes: changes, written: true)
+        let folder = folder
+        try await ledger.write { store, _ in try store.rememberFolderFile(folder, file) }
+        known[name] = file
+        report.vaults[vault, default: .init()].filesWritten += 1
+        return file
+    }
+
+    /// Removes `files` from the folder (one already gone is fine) and from what the ledger
+    /// remembers.
+    private mutating func remove(_ files: [FolderFile]) async throws {
+        guard !files.isEmpty else { return }
+        let folder = folder
+        try await DedicatedThread.run {
+            for file in files { try? FileManager.default.removeItem(atPath: folder + "/" + file.name) }
+        }
+        try await ledger.write { store, _ in try store.forgetFolderFiles(folder, names: files.map(\.name)) }
+        for file in files {
+            known[file.name] = nil
+            report.vaults[file.vault, default: .init()].filesRemoved += 1
+        }
+    }
+}
