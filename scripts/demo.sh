@@ -2,10 +2,10 @@
 # The main job: install missing system libraries, build txledger in release mode, and run it on
 # the default ledger ($TXLEDGER_DB, else the platform's data folder) as a user's laptop, with a
 # second ledger next to it as the same user's phone. Each device records transactions and moves
-# statuses (with a conflict), then they sync through encrypted bundles in a shared folder, one
-# way sealed with a vault sync key, the other with a passphrase, and both print the same
-# converged history. Safe to run again: ids derive from the transactions, so nothing is
-# recorded twice, and a second sync carries only what changed.
+# statuses (with a conflict); the laptop hands the phone one encrypted bundle by hand, then both
+# sync through a shared folder with `txledger sync`, and both print the same converged history.
+# Safe to run again: ids derive from the transactions, so nothing is recorded twice, and a
+# second sync carries only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
@@ -50,27 +50,26 @@ phone status 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3
 # The user's vault sync key, made once and copied to each device (here: next to the ledgers).
 key="$data_dir/demo-vault.key"
 [ -f "$key" ] || txledger keygen --out "$key"
-shared=$(mktemp -d)   # stands for a shared cloud folder or a USB stick
-trap 'rm -rf "$shared"' EXIT
+shared="$data_dir/demo-shared-folder"   # stands for a cloud drive folder both devices see
+mkdir -p "$shared"
+bundle=$(mktemp -d)   # stands for AirDrop or a USB stick
+trap 'rm -rf "$bundle"' EXIT
 
-echo; echo "== laptop -> phone: a bundle sealed with the sync key"
-txledger export --vault "$vault" --out "$shared/laptop.txb" --key-file "$key"
-txledger inspect "$shared/laptop.txb"        # without the key: format, key mode, size only
-phone import "$shared/laptop.txb" --key-file "$key"
+echo; echo "== laptop -> phone by hand: a bundle sealed with the sync key"
+txledger export --vault "$vault" --out "$bundle/laptop.txb" --key-file "$key"
+txledger inspect "$bundle/laptop.txb"        # without the key: format, key mode, size only
+phone import "$bundle/laptop.txb" --key-file "$key"
 
 echo; echo "== both edit the same send while apart: the phone confirms it and notes it, then the laptop notes it too"
 phone status 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 confirmed --at 2025-07-02T18:41:07Z
 phone note 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 "paid from the phone"
 txledger note 0x2f1c5c2b44f771e942a8506148e256f94f1a464babc938ae0690c6e34cd79190 "July invoice, paid"
 
-echo; echo "== phone -> laptop: a bundle sealed with a passphrase (from an environment variable, never argv)"
-export TXLEDGER_DEMO_PASSPHRASE="demo passphrase - use a real one"
-phone export --vault "$vault" --out "$shared/phone.txb" --passphrase-env TXLEDGER_DEMO_PASSPHRASE --kdf interactive
-txledger import "$shared/phone.txb" --passphrase-env TXLEDGER_DEMO_PASSPHRASE
-
-echo; echo "== laptop -> phone again: what the phone has not acknowledged (the later note wins on both)"
-txledger export --vault "$vault" --out "$shared/laptop.txb" --key-file "$key"
-phone import "$shared/laptop.txb" --key-file "$key"
+echo; echo "== both sync through the shared folder ($shared): each writes its own files, reads the other's"
+phone sync "$shared" --key-file "$key"
+txledger sync "$shared" --key-file "$key"
+phone sync "$shared" --key-file "$key"     # the later note wins on both
+ls -l "$shared"                            # names that reveal nothing
 
 echo; echo "== the laptop's history"
 txledger list --vault "$vault"

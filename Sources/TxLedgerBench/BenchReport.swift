@@ -10,6 +10,7 @@ final class BenchReport {
         "record.batch", "record.single", "merge.100k", "bundle.export.100k", "bundle.import.100k", "bundle.reimport.100k",
         "bundle.bytes_per_record", "delta.export.1m", "delta.bytes", "query.first_page.1m", "query.filtered_page.1m",
         "query.page_1000.1m", "query.pending.1m", "memory.import.1m_mb",
+        "folder.sync.nothing_new", "folder.sync.write_10", "folder.sync.read_10", "folder.bytes",
     ]
 
     /// The required names this run did not produce.

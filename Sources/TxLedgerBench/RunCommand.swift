@@ -12,10 +12,10 @@ struct RunCommand: AsyncParsableCommand {
     var json: String?
     @Option(help: "Work in this directory and leave it there (default: a temporary one, removed afterwards).")
     var directory: String?
-    @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large (merge and bundle also run record, whose ledger they use).")
-    var only: String = "record,merge,bundle,large"
+    @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large, folder (merge and bundle also run record, whose ledger they use).")
+    var only: String = "record,merge,bundle,large,folder"
 
-    static let allGroups: Set = ["record", "merge", "bundle", "large"]
+    static let allGroups: Set = ["record", "merge", "bundle", "large", "folder"]
 
     /// The groups asked for, with record when merge or bundle needs its ledger.
     private var groups: Set<String> {
@@ -26,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         guard scale > 0, scale <= 10 else { throw ValidationError("--scale must be above 0 and at most 10") }
         let unknown = groups.subtracting(Self.allGroups)
-        guard unknown.isEmpty else { throw ValidationError("--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, large") }
+        guard unknown.isEmpty else { throw ValidationError("--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, large, folder") }
     }
 
     func run() async throws {
@@ -52,6 +52,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if groups.contains("large") {
             try await LargeVaultScenario(sizes: sizes, files: files, report: report).run()
+        }
+        if groups.contains("folder") {
+            try await FolderSyncScenario(sizes: sizes, files: files, report: report).run()
         }
         if groups == Self.allGroups, !report.missingNames.isEmpty {
             throw ValidationError("the run did not produce \(report.missingNames.joined(separator: ", "))")
