@@ -9,7 +9,8 @@ struct ChainCatalogSpecTests {
     struct Row: Equatable, CustomStringConvertible {
         let id, family, evmChainID, displayName, explorer: String
         let aliases: [String]
-        var description: String { "\(id) \(family) \(evmChainID) \(displayName) \(explorer) \(aliases)" }
+        let nativeAsset: String
+        var description: String { "\(id) \(family) \(evmChainID) \(displayName) \(explorer) \(aliases) \(nativeAsset)" }
     }
 
     static func specRows() throws -> [Row] {
@@ -20,7 +21,7 @@ struct ChainCatalogSpecTests {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             return Row(id: cells[0], family: cells[1], evmChainID: cells[2], displayName: cells[3], explorer: cells[4],
-                       aliases: cells[5].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.sorted())
+                       aliases: cells[5].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.sorted(), nativeAsset: cells[6])
         }
     }
 
@@ -28,7 +29,7 @@ struct ChainCatalogSpecTests {
         let code = Chain.wellKnown.map { chain in
             Row(id: chain.id, family: chain.family.rawValue, evmChainID: chain.evmChainID.map(String.init) ?? "",
                 displayName: chain.displayName, explorer: chain.explorerPrefix ?? "",
-                aliases: Chain.aliases.filter { $0.value == chain.id }.map(\.key).sorted())
+                aliases: Chain.aliases.filter { $0.value == chain.id }.map(\.key).sorted(), nativeAsset: chain.nativeAsset ?? "")
         }
         let spec = try Self.specRows()
         #expect(spec.count == code.count)

@@ -30,13 +30,17 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// The explorer's transaction page up to the hash, which ends it, when known (every
     /// explorer in the catalog puts the hash last).
     let explorerPrefix: String?
+    /// The symbol of the asset its fees are paid in (`ETH` on Base), when known: the fee
+    /// currency of the tax tools' CSVs (queries.md).
+    public let nativeAsset: String?
 
-    init(id: String, family: Family, evmChainID: UInt64? = nil, displayName: String, explorer: String?) {
+    init(id: String, family: Family, evmChainID: UInt64? = nil, displayName: String, explorer: String?, nativeAsset: String? = nil) {
         self.id = id
         self.family = family
         self.evmChainID = evmChainID
         self.displayName = displayName
         self.explorerPrefix = explorer
+        self.nativeAsset = nativeAsset
     }
 
     public var description: String { id }

@@ -1,5 +1,5 @@
-/// The tax-friendly CSV of a history (RFC 4180): one header line, then one line per record,
-/// fields separated by commas, lines ended by CRLF. `Specs/queries.md` defines every column.
+/// The CSV of a history (RFC 4180): one header line, then one line per record, fields separated
+/// by commas, lines ended by CRLF; TxLedger's own columns, which `Specs/queries.md` defines.
 enum HistoryCSV {
     static let columns = [
         "date", "vault", "type", "status", "chain", "tx_hash", "from", "to", "amount", "token", "fee", "fiat_value",
@@ -7,9 +7,7 @@ enum HistoryCSV {
         "provider", "explorer_url", "confirmed_at", "failure_reason", "note", "labels", "id",
     ]
 
-    static var header: String { line(columns) }
-
-    static func row(_ r: TransactionRecord) -> String {
+    static func fields(_ r: TransactionRecord) -> [String?] {
         var send: SendDetails?, swap: SwapDetails?
         switch r.details {
         case let .send(details): send = details
@@ -17,17 +15,18 @@ enum HistoryCSV {
         case .signature: break
         }
         let to: String? = send?.toAddress
-        return line([
+        return [
             ISO8601.string(from: r.timestamp), r.vaultId, r.kind.rawValue, r.status.rawValue, r.chain.id, r.txHash,
             r.fromAddress, to, send?.amount.string, send?.token.symbol, send?.feeEstimate?.string, r.fiatValue?.string,
             swap?.fromAmount.string, swap?.fromToken.symbol, swap?.fromChain.id,
             swap?.toAmount.string, swap?.toToken.symbol, swap?.toChain.id,
             swap?.provider.name, r.explorerUrl, r.confirmedAt.map(ISO8601.string(from:)), r.failureReason,
             r.note, r.labels.isEmpty ? nil : r.labels.joined(separator: "; "), r.id.rawValue,
-        ])
+        ]
     }
 
-    private static func line(_ fields: [String?]) -> String {
+    /// One CSV line of `fields` (absent ones empty), CRLF-ended.
+    static func line(_ fields: [String?]) -> String {
         fields.map { field($0 ?? "") }.joined(separator: ",") + "\r\n"
     }
 
