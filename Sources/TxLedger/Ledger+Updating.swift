@@ -63,13 +63,22 @@ extension Ledger {
                                                   _ value: V, unset: V) async throws -> TransactionRecord {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
-            if (state[keyPath: register]?.value ?? unset) != value {
-                let floor = try Self.writeFloor(state, [state[keyPath: register]?.stamp], store)
-                state[keyPath: register] = Register(value, stamp: try stamps.next(after: floor))
-                try store.updateRegisters(state)
-            }
+            try Self.annotate(&state, register, value, unset: unset, store, &stamps)
             return state.record
         }
+    }
+
+    /// Writes `value` into `state`'s annotation `register` with a fresh stamp and stores it,
+    /// unless the register already holds it.
+    /// - Returns: whether it wrote.
+    @discardableResult
+    static func annotate<V: Hashable & Sendable>(_ state: inout RecordState, _ register: WritableKeyPath<RecordState, Register<V>?>,
+                                                _ value: V, unset: V, _ store: RecordStore, _ stamps: inout StampSource) throws -> Bool {
+        guard (state[keyPath: register]?.value ?? unset) != value else { return false }
+        let floor = try writeFloor(state, [state[keyPath: register]?.stamp], store)
+        state[keyPath: register] = Register(value, stamp: try stamps.next(after: floor))
+        try store.updateRegisters(state)
+        return true
     }
 
     /// What a local write to a record must be stamped after: the registers it replaces, and its

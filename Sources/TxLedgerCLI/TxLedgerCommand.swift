@@ -17,7 +17,7 @@ struct TxLedgerCommand: AsyncParsableCommand {
             InitCommand.self, RecordCommand.self, StatusCommand.self, NoteCommand.self, LabelCommand.self,
             HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, ExportCSVCommand.self, RefreshCommand.self, MergeCommand.self, ClearCommand.self,
             KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PeersCommand.self, ForgetCommand.self,
-            SyncCommand.self,
+            SyncCommand.self, ExportLabelsCommand.self, ImportLabelsCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp(
