@@ -9,6 +9,19 @@ let testDependencies: [Target.Dependency] = [
     .product(name: "PropertyBased", package: "swift-property-based"),
 ]
 
+// libsodium. On Linux: the system library (pkg-config, `apt-get install libsodium-dev`), as
+// `CSodium`. On Apple platforms, where an iOS app cannot link a Homebrew library: swift-sodium's
+// `Clibsodium`, libsodium built as an XCFramework, declared only there so that Linux resolves
+// nothing more. Both give the same C API; the Swift code imports whichever exists. The Apple
+// branch is not built by CI (README, "Apple platforms").
+#if os(macOS)
+let sodiumPackages: [Package.Dependency] = [.package(url: "https://github.com/jedisct1/swift-sodium", from: "0.9.1")]
+let sodium: Target.Dependency = .product(name: "Clibsodium", package: "swift-sodium")
+#else
+let sodiumPackages: [Package.Dependency] = []
+let sodium: Target.Dependency = "CSodium"
+#endif
+
 let package = Package(
     name: "TxLedger",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -29,9 +42,9 @@ let package = Package(
         // a suite that launches hundreds of them; FilePath comes from swift-system.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-    ],
+    ] + sodiumPackages,
     targets: [
-        // libsodium, found through pkg-config. Only Sources/TxLedger/Crypto imports it.
+        // libsodium on Linux, found through pkg-config. Only Sources/TxLedger/Crypto imports it.
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -40,12 +53,14 @@ let package = Package(
         .target(
             name: "TxLedger",
             dependencies: [
-                "CSodium",
+                sodium,
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, to bind rows on the write path (Store/Statement+Binding.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The reasons for the APIs Apple asks apps to declare (App Store privacy manifest).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .executableTarget(
             name: "TxLedgerCLI",
@@ -59,7 +74,7 @@ let package = Package(
             name: "TxLedgerBench",
             dependencies: [
                 "TxLedger",
-                "CSodium",
+                sodium,
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -26,6 +26,11 @@ public final class Ledger: Sendable {
         /// How long a peer not heard from still holds back the default export's deltas
         /// (`ExportScope.knownPeers`): a lost phone must not make every later export a full one.
         public var peerHorizonMillis: Int64
+        /// The file is in an App Group container that an app shares with its extensions: the
+        /// ledger then honours `Ledger.suspendAll()`, which an app calls as it goes to the
+        /// background, so that iOS does not kill it for holding a database lock while suspended
+        /// (0xdead10cc); `Ledger.resumeAll()` lets it work again. (GRDB's suspension.)
+        public var sharedContainer: Bool
         /// One day: a device whose clock is wrong by hours still syncs its clock forward.
         public static let defaultMaxForwardDriftMillis: Int64 = 24 * 60 * 60 * 1000
         /// Thirty days.
@@ -35,8 +40,9 @@ public final class Ledger: Sendable {
                     logger: Logger = Logger(label: "txledger"),
                     maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis,
                     peerHorizonMillis: Int64 = Options.defaultPeerHorizonMillis,
-                    readOnly: Bool = false) {
+                    readOnly: Bool = false, sharedContainer: Bool = false) {
             self.readOnly = readOnly
+            self.sharedContainer = sharedContainer
             self.wallClock = wallClock
             self.logger = logger
             self.maxForwardDriftMillis = maxForwardDriftMillis
@@ -76,6 +82,7 @@ public final class Ledger: Sendable {
         }
         var configuration = Configuration()
         configuration.readonly = options.readOnly
+        configuration.observesSuspensionNotifications = options.sharedContainer
         configuration.label = path
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(Self.busyTimeout)

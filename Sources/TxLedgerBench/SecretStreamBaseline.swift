@@ -1,4 +1,8 @@
+#if canImport(Clibsodium)
+import Clibsodium
+#else
 import CSodium
+#endif
 
 /// The crypto limit of a bundle: libsodium's `crypto_secretstream_xchacha20poly1305` over the
 /// same number of bytes, in the bundle's 64 KiB chunks, from memory to memory.

@@ -1,4 +1,8 @@
+#if canImport(Clibsodium)
+internal import Clibsodium
+#else
 internal import CSodium
+#endif
 
 /// How hard Argon2id works to turn a passphrase into a key: libsodium's presets, or the values
 /// a bundle header carries. Stored in each passphrase bundle, so a reader needs nothing else.

@@ -1,4 +1,8 @@
+#if canImport(Clibsodium)
+internal import Clibsodium
+#else
 internal import CSodium
+#endif
 
 /// Bytes that must not outlive their use: a sync key, a passphrase, a derived subkey.
 ///

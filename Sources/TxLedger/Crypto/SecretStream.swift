@@ -1,4 +1,8 @@
+#if canImport(Clibsodium)
+internal import Clibsodium
+#else
 internal import CSodium
+#endif
 
 /// Encrypts a stream of messages with `crypto_secretstream_xchacha20poly1305`: each message
 /// comes out `abytes` longer, authenticated and bound to its position; the last one carries

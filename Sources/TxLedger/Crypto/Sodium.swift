@@ -1,4 +1,8 @@
+#if canImport(Clibsodium)
+internal import Clibsodium
+#else
 internal import CSodium
+#endif
 
 /// The one place that calls libsodium's primitives; other modules never import `CSodium`.
 /// Sizes come from libsodium's own functions; comparisons of secrets are constant time.

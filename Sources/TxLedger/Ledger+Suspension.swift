@@ -1,0 +1,18 @@
+import Foundation
+import GRDB
+
+extension Ledger {
+    /// Stops every ledger opened with `Options.sharedContainer` from using its database: an app
+    /// whose ledger lives in an App Group container calls it when it moves to the background
+    /// (`scenePhase == .background`, `applicationDidEnterBackground`). A transaction under way
+    /// is interrupted and rolled back; until `resumeAll()`, reads and writes fail with
+    /// `LedgerError.storage` instead of taking a lock iOS would kill the app for holding.
+    public static func suspendAll() {
+        NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+    }
+
+    /// Lets the ledgers that `suspendAll()` stopped use their databases again.
+    public static func resumeAll() {
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+    }
+}
