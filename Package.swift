@@ -42,6 +42,8 @@ let package = Package(
         // a suite that launches hundreds of them; FilePath comes from swift-system.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation --target TxLedger`: the DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ] + sodiumPackages,
     targets: [
         // libsodium on Linux, found through pkg-config. Only Sources/TxLedger/Crypto imports it.

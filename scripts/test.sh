@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: install missing system libraries, build everything once (the CLI tests
-# run the built txledger binary), then run every test, then the benchmarks at a small scale.
+# run the built txledger binary), then run every test, build the documentation, then run the
+# benchmarks at a small scale.
 #
-#   scripts/test.sh              every test kind, then the benchmarks at a hundredth of their sizes
+#   scripts/test.sh              every test kind, the DocC documentation, then the benchmarks at a
+#                                hundredth of their sizes
 #   scripts/test.sh --stress [N] the whole suite N times (default 3) on one core with a CPU hog
 #                                beside it (Linux, taskset): it must pass on a loaded machine too
 #
@@ -27,6 +29,8 @@ swift build --build-tests
 
 if [ "$stress_runs" -eq 0 ]; then
   swift test --skip-build
+  # The library's documentation (DocC): every link and parameter documented, or it fails.
+  swift package --disable-sandbox generate-documentation --target TxLedger --warnings-as-errors
   # The benchmarks at a hundredth of their sizes, to keep them working (figures, no assertions).
   bash scripts/bench.sh --scale 0.01 --json .build/bench-ci.json
   exit 0

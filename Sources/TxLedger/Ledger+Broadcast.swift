@@ -26,10 +26,20 @@ extension Ledger {
     ///                             amount: .baseUnits("250000000000000000", decimals: 18), token: "ETH", nonce: 7)
     /// ```
     /// - Parameters:
+    ///   - vault: the vault (the wallet account) it belongs to.
     ///   - chain: any spelling `Chain(parsing:)` accepts (`ethereum`, `eip155:1`, `0x1`).
+    ///   - hash: the transaction hash, in any case; stored in the chain's canonical form.
+    ///   - from: the sender's address.
+    ///   - to: the recipient's address.
+    ///   - amount: the amount sent, as decimal text or in base units.
+    ///   - token: the token's symbol.
+    ///   - tokenContract: the token's contract (none for the chain's native coin).
     ///   - tokenDecimals: the token's decimals; taken from `amount` when it is in base units.
     ///   - fee: the fee estimate, a decimal in the chain's native coin.
     ///   - fiatValue: the USD value at broadcast, a decimal.
+    ///   - memo: the memo or message sent with it.
+    ///   - nonce: the sender's nonce (EVM), which lets status checks tell a dropped transaction.
+    ///   - timestamp: when it was broadcast; now when absent.
     /// - Returns: the record as stored, and whether it was new.
     /// - Throws: `LedgerError.invalidInput` naming the first value that is not acceptable.
     @discardableResult

@@ -23,7 +23,12 @@ extension Ledger {
     /// the database: memory stays bounded whatever the vault's size. The file appears only
     /// once complete (it is written next to `path` and renamed); an existing one is replaced.
     /// - Parameters:
+    ///   - vault: the vault to export.
+    ///   - path: the bundle file to write.
+    ///   - secret: the sync key or passphrase that seals it.
+    ///   - scope: which changes it carries (by default what some known peer lacks).
     ///   - passphraseCost: Argon2id's cost when `secret` is a passphrase (default MODERATE).
+    ///   - progress: called every thousand records with how far the export has come.
     /// - Throws: `LedgerError.unknownVault` if this ledger holds nothing of `vault`;
     ///   `BundleError.io` if the file cannot be written or `path` is one of the ledger's own database files.
     @discardableResult

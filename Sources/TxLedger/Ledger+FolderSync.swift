@@ -5,8 +5,11 @@ extension Ledger {
     /// only what is new. Files it cannot use (a conflict copy, an upload in progress, another
     /// secret's file...) are skipped, each with its reason in the report, and never stop the
     /// others; a folder it cannot write to is still read.
-    /// - Parameter vaults: the vaults to sync; `nil`: every vault of this ledger and every
-    ///   vault of the folder that `secret` opens.
+    /// - Parameters:
+    ///   - folder: the shared folder's path.
+    ///   - secret: the sync key or passphrase the vaults' bundles are sealed with.
+    ///   - vaults: the vaults to sync; `nil`: every vault of this ledger and every vault of
+    ///     the folder that `secret` opens.
     /// - Throws: `BundleError.io` if the folder cannot be listed; `LedgerError` for the ledger.
     public func sync(folder: String, secret: BundleSecret, vaults: [String]? = nil) async throws -> FolderSyncReport {
         for vault in vaults ?? [] { try TextField.identifier.validate(vault, field: "vault") }

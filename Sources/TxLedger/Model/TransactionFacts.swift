@@ -27,7 +27,14 @@ public struct TransactionFacts: Hashable, Sendable {
     public var kind: TransactionKind { details.kind }
 
     /// - Parameters:
+    ///   - vaultId: the vault (the wallet account) it belongs to.
+    ///   - chain: the chain it was sent on.
+    ///   - timestamp: when it was broadcast (or signed).
     ///   - txHash: required for sends and swaps, absent for signatures.
+    ///   - fiatValue: its USD value at broadcast.
+    ///   - fromAddress: the sender's address.
+    ///   - app: the dApp that asked for it, if any.
+    ///   - details: what kind of transaction it is, and its fields.
     ///   - explorerUrl: defaults to the chain's explorer page for `txHash`.
     ///   - nonce: EVM sends and swaps only; at most 2^63 - 1.
     ///   - method: required for signatures.

@@ -32,6 +32,7 @@ public struct HistorySections: Sendable {
     ///   - timeZone: where days start and end.
     ///   - locale: the language of weekday and month names and the order of date parts.
     ///   - now: the instant "Today" is relative to.
+    ///   - words: the texts the sections show ("Today", "In progress"...), for translations.
     public init(calendar: Calendar = Calendar(identifier: .gregorian), timeZone: TimeZone = .current,
                 locale: Locale = .current, now: Date, words: Words = Words()) {
         var calendar = calendar

@@ -45,7 +45,9 @@ public final class StatusRefresher: Sendable {
     /// (which ends the loop without an error). Looks for newly recorded transactions at least
     /// every `cadence.shortest` seconds. Records without a provider or endpoint are reported
     /// once and then left alone.
-    /// - Parameter onPass: called after each pass that checked something.
+    /// - Parameters:
+    ///   - vault: only this vault's records; every vault when absent.
+    ///   - onPass: called after each pass that checked something.
     public func watch(vault: String? = nil,
                       onPass: @Sendable (RefreshSummary) async -> Void = { _ in }) async throws {
         let cadence = configuration.cadence
