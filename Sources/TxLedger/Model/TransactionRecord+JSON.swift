@@ -33,16 +33,16 @@ extension TransactionRecord: Codable {
         case let .send(send):
             try c.encode(send.toAddress, forKey: .toAddress)
             try c.encode(send.amount.string, forKey: .amount)
-            try c.encode(TokenJSON(send.token), forKey: .token)
+            try c.encode(send.token, forKey: .token)
             try c.encodeIfPresent(send.tokenLogo, forKey: .tokenLogo)
             try c.encodeIfPresent(send.feeEstimate?.string, forKey: .feeEstimate)
             try c.encodeIfPresent(send.memo, forKey: .memo)
         case let .swap(swap):
-            try c.encode(TokenJSON(swap.fromToken), forKey: .fromToken)
+            try c.encode(swap.fromToken, forKey: .fromToken)
             try c.encode(swap.fromAmount.string, forKey: .fromAmount)
             try c.encode(swap.fromChain.id, forKey: .fromChain)
             try c.encodeIfPresent(swap.fromTokenLogo, forKey: .fromTokenLogo)
-            try c.encode(TokenJSON(swap.toToken), forKey: .toToken)
+            try c.encode(swap.toToken, forKey: .toToken)
             try c.encode(swap.toAmount.string, forKey: .toAmount)
             try c.encodeIfPresent(swap.minimumPayout?.string, forKey: .minimumPayout)
             try c.encode(swap.toChain.id, forKey: .toChain)
@@ -73,10 +73,10 @@ extension TransactionRecord: Codable {
         func amount(_ key: Key) throws -> DecimalAmount? { try string(key).map { try DecimalAmount($0, field: key.rawValue) } }
         func date(_ key: Key) throws -> Date? { try string(key).map { try ISO8601.date(from: $0, field: key.rawValue) } }
         func token(_ key: Key) throws -> Token {
-            guard let token = try c.decodeIfPresent(TokenJSON.self, forKey: key) else {
+            guard try c.contains(key) && !c.decodeNil(forKey: key) else {
                 throw LedgerError.invalidInput(field: key.rawValue, reason: "is required (an object with symbol, contract, decimals)")
             }
-            return try Token(symbol: token.symbol, contract: token.contract, decimals: token.decimals, field: key.rawValue)
+            return try Token(from: try c.superDecoder(forKey: key), field: key.rawValue)
         }
 
         func nonce() throws -> UInt64? {
@@ -125,18 +125,6 @@ extension TransactionRecord: Codable {
             lastCheckedAt: try date(.lastCheckedAt), note: try string(.note),
             labels: try c.decodeIfPresent([String].self, forKey: .labels) ?? [],
             hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false)
-    }
-}
-
-private struct TokenJSON: Codable {
-    let symbol: String
-    let contract: String?
-    let decimals: Int?
-
-    init(_ token: Token) {
-        symbol = token.symbol
-        contract = token.contract
-        decimals = token.decimals
     }
 }
 

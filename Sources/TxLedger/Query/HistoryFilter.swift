@@ -46,7 +46,7 @@ public struct HistoryFilter: Sendable, Hashable {
     }
 
     /// Which part of the history: everything, the transactions still in progress, or the rest.
-    public enum Stage: String, Sendable, CaseIterable {
+    public enum Stage: String, Sendable, CaseIterable, Codable {
         case all
         /// Sends and swaps that are `broadcasted` or `pending`: the elevated in-progress cards
         /// (vault-transaction-history.md), the "Pending" list (pending-completed-history-screen.md).

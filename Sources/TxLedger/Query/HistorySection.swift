@@ -1,7 +1,7 @@
 import Foundation
 
 /// Consecutive records of one day or one month, with the header a screen shows above them.
-public struct HistorySection: Sendable, Equatable, Identifiable {
+public struct HistorySection: Sendable, Hashable, Identifiable {
     /// `2025-07-14` for a day, `2025-07` for a month, in the sections' time zone: stable
     /// across pages and re-renders, so a list can diff sections by it.
     public let id: String

@@ -1,5 +1,5 @@
 /// One page of a newest-first listing.
-public struct Page: Sendable, Equatable {
+public struct Page: Sendable, Hashable, Codable {
     public let items: [TransactionRecord]
     /// Where the next page starts; `nil` on the last page.
     public let nextCursor: PageCursor?
