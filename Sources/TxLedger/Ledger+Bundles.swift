@@ -83,6 +83,7 @@ extension Ledger {
     /// check leaves the ledger exactly as it was; importing the same bundle again changes nothing.
     /// - Throws: `BundleError` for the bundle (wrong secret, tampered, truncated, malformed...),
     ///   `LedgerError` for the ledger.
+    @discardableResult
     public func importBundle(at path: String, secret: BundleSecret,
                              progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleImport {
         guard let imported = try await importBundle(at: path, secret: secret, progress: progress, admitting: { _ in true }) else {

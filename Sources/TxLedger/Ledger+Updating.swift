@@ -14,6 +14,7 @@ extension Ledger {
     /// (marking a confirmed transaction pending changes nothing, and the result says so);
     /// between confirmed and failed the later update wins.
     /// - Throws: `LedgerError.notFound` if no record has this id.
+    @discardableResult
     public func updateStatus(_ id: TransactionID, to update: StatusUpdate) async throws -> StatusUpdateResult {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)

@@ -256,7 +256,7 @@ public final class Ledger: Sendable {
         }
     }
 
-    private func mapStorageErrors<T>(_ body: () async throws -> T) async throws -> T {
+    func mapStorageErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as DatabaseError {

@@ -16,6 +16,7 @@ struct CLITests {
 
     private let hash = Fixture.evmHash(0xabc)
 
+    @discardableResult
     private func recordSend(_ extra: [String] = []) async throws -> CLI.Result {
         try await cli.run(["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", hash,
                            "--from", Fixture.evmAddress(1), "--to", Fixture.evmAddress(2), "--amount", "1234567890.123456789012345678",

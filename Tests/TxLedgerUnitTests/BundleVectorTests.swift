@@ -167,7 +167,7 @@ private struct VectorWriter {
         add("frame-half-stamp", "authentic; a failed send whose terminal stamp has its time (44) but not its replica (45)", file: "frame-half-stamp.txb", expect: "malformed_content")
         try frame("frame-value-without-stamp.txb", send) { $0["note_time"] = .null; $0["note_replica"] = .null }
         add("frame-value-without-stamp", "authentic; a note (47) without the note register's stamp (48, 49)", file: "frame-value-without-stamp.txb", expect: "malformed_content")
-        try frame("frame-register-without-value.txb", try RecordState(recording: try Fixture.send(hidden: true), stamp: stamp)) { $0["hidden"] = .null }
+        try frame("frame-register-without-value.txb", RecordState(recording: try Fixture.send(hidden: true), stamp: stamp)) { $0["hidden"] = .null }
         add("frame-register-without-value", "authentic; a hidden register's stamp (54, 55) without its value (53)", file: "frame-register-without-value.txb", expect: "malformed_content")
         try frame("frame-empty-text.txb", send) { $0["memo"] = "".databaseValue }
         add("frame-empty-text", "authentic; a memo (19) that is the empty text", file: "frame-empty-text.txb", expect: "malformed_content")

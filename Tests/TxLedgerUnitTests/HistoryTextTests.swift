@@ -44,6 +44,10 @@ struct HistoryTextTests {
     @Test func wordsOfKindsAndStatuses() throws {
         #expect(TransactionKind.allCases.map(HistoryText.kind) == ["Send", "Swap", "Signature"])
         #expect(TransactionStatus.allCases.map(HistoryText.status) == ["Broadcasted", "Pending", "Successful", "Error"])
+        #expect(HistoryText.status(of: try Fixture.signature()) == "Signed")
+        #expect(HistoryText.status(of: try Fixture.send()) == "Broadcasted")
+        let rejected = try TransactionRecord(facts: try Fixture.signature().facts, status: try .failed(reason: "rejected"))
+        #expect(HistoryText.status(of: rejected) == "Error")
         #expect(HistoryTab.allCases.map(\.title) == ["Overview", "Swaps", "Sends", "Signatures"])
         #expect(try ["all", "Swap", "SENDS", "signature"].map(HistoryTab.init(parsing:)) == [.overview, .swaps, .sends, .signatures])
         #expect(throws: LedgerError.self) { try HistoryTab(parsing: "receives") }

@@ -51,7 +51,7 @@ struct LedgerOpeningTests {
         do {
             let ledger = try await Ledger.open(path: path)
             try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
-            try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         let url = URL(fileURLWithPath: path)
         let full = try Data(contentsOf: url)
@@ -95,7 +95,7 @@ struct LedgerOpeningTests {
         #expect(sync == 1) // NORMAL
         #expect(keys == 1)
         // Cache, checkpoint and WAL limits, on the writer and on readers alike.
-        func values(_ db: Database) throws -> [Int?] {
+        let values: @Sendable (Database) throws -> [Int?] = { db in
             try ["cache_size", "wal_autocheckpoint", "journal_size_limit"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") }
         }
         let onRead = try await test.ledger.pool.read(values)

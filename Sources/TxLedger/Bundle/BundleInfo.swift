@@ -37,6 +37,14 @@ public struct BundleInfo: Sendable, Equatable {
         self = try Self.verify(BundleReader(path: path, secret: secret), progress: progress).info
     }
 
+    /// Reads the whole bundle at `path` with `secret` as `init(contentsOf:secret:progress:)`
+    /// does, on a thread of its own: Argon2id and reading a large file never block an actor
+    /// (the main actor among them) or Swift's cooperative threads.
+    public static func read(contentsOf path: String, secret: BundleSecret,
+                            progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
+        try await DedicatedThread.run { try BundleInfo(contentsOf: path, secret: secret, progress: progress) }
+    }
+
     /// Reads `reader` to its end, decoding every record.
     static func verify(_ reader: BundleReader, progress: (@Sendable (BundleProgress) -> Void)?) throws -> (info: BundleInfo, keys: BundleKeys) {
         var decoder = try PayloadDecoder(reader)

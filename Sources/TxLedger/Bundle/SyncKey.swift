@@ -44,6 +44,12 @@ public struct SyncKey: Sendable {
         self = try contents.withUnsafeBytes(Self.parse)
     }
 
+    /// Reads a key file as `init(contentsOfFile:)` does, on a thread of its own (file I/O never
+    /// blocks an actor or Swift's cooperative threads).
+    public static func load(contentsOfFile path: String) async throws -> SyncKey {
+        try await DedicatedThread.run { try SyncKey(contentsOfFile: path) }
+    }
+
     /// Creates a key file with mode 0600 holding the printable form and a line break. An
     /// existing file is never replaced.
     public func write(toNewFile path: String) throws {

@@ -35,6 +35,12 @@ public enum HistoryText {
         }
     }
 
+    /// The status word of `record`'s card: `status(_:)`, except that a signature request, which
+    /// is complete once signed, reads `Signed` unless it failed.
+    public static func status(of record: TransactionRecord) -> String {
+        record.kind == .signature && record.status != .failed ? "Signed" : status(record.status)
+    }
+
     /// Time since `start` in the two largest units: `45s`, `2m 14s`, `1h 5m`, `3d 4h`. A start
     /// after `now` (a clock ahead) reads `0s`.
     public static func elapsed(since start: Date, now: Date) -> String {

@@ -65,7 +65,7 @@ struct HistoryListing {
         Row(cells: [
             Cell(Self.clockTime(r.timestamp)),
             Cell(HistoryText.kind(r.kind), colour: Row.colour(of: r.kind)),
-            Cell(HistoryText.status(r.status), colour: Row.colour(of: r.status)),
+            Cell(HistoryText.status(of: r), colour: Row.colour(of: r.status)),
             Cell(r.chain.id),
             Cell(r.txHash.map { HistoryText.truncated($0) } ?? HistoryText.appLabel(r.app)),
             Cell(RecordDetail.summary(r)),
