@@ -27,23 +27,42 @@ public enum LedgerError: Error, Equatable, Sendable {
     case output(path: String, reason: String)
 }
 
+extension LedgerError {
+    /// A stable name of the case, for an app to branch on or to log (Specs/errors.md); it
+    /// never changes with the wording of the message.
+    public var code: String {
+        switch self {
+        case .invalidInput: "invalid_input"
+        case .notFound: "not_found"
+        case .unknownPeer: "unknown_peer"
+        case .unknownVault: "unknown_vault"
+        case .ambiguous: "ambiguous"
+        case .unreadableDatabase: "unreadable_database"
+        case .newerSchema: "newer_schema"
+        case .invalidCursor: "invalid_cursor"
+        case .storage: "storage"
+        case .output: "output"
+        }
+    }
+}
+
 extension LedgerError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case let .invalidInput(field, reason):
             return "invalid \(field): \(reason)"
         case let .notFound(key):
-            return "no transaction with id or hash '\(key)' in this ledger; `txledger list` shows what it holds"
+            return "no transaction with id or hash '\(key)' in this ledger"
         case let .unknownPeer(peer, vault):
-            return "this ledger knows no peer \(peer)\(vault.map { " of vault '\($0)'" } ?? ""); `txledger peers` lists the ones it knows"
+            return "this ledger knows no peer \(peer)\(vault.map { " of vault '\($0)'" } ?? "")"
         case let .unknownVault(vault):
-            return "this ledger holds no vault '\(vault)'; `txledger list` shows the vaults of its records"
+            return "this ledger holds no vault '\(vault)'"
         case let .ambiguous(hash, ids):
             return "hash '\(hash)' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
         case let .unreadableDatabase(path, reason):
             return "cannot open ledger '\(path)': \(reason); the file was left untouched"
         case let .newerSchema(path):
-            return "ledger '\(path)' was written by a newer TxLedger; upgrade txledger to open it (the file was left untouched)"
+            return "ledger '\(path)' was written by a newer TxLedger; upgrade TxLedger to open it (the file was left untouched)"
         case .invalidCursor:
             return "invalid cursor: pass back the nextCursor value of a previous page unchanged"
         case let .storage(path, reason):

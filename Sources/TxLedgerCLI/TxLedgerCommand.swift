@@ -38,7 +38,7 @@ struct TxLedgerCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as LedgerError {
-            fail(error, code: ExitStatus.code(for: error))
+            fail(error, hint: ErrorHint.hint(for: error), code: ExitStatus.code(for: error))
         } catch let error as BundleError {
             fail(error, code: ExitStatus.code(for: error))
         } catch {
@@ -46,8 +46,9 @@ struct TxLedgerCommand: AsyncParsableCommand {
         }
     }
 
-    private static func fail(_ error: LocalizedError, code: Int32) -> Never {
-        FileHandle.standardError.write(Data("txledger: \(error.errorDescription ?? "\(error)")\n".utf8))
+    private static func fail(_ error: LocalizedError, hint: String? = nil, code: Int32) -> Never {
+        let message = (error.errorDescription ?? "\(error)") + (hint.map { "; " + $0 } ?? "")
+        FileHandle.standardError.write(Data("txledger: \(message)\n".utf8))
         Foundation.exit(code)
     }
 }

@@ -91,7 +91,7 @@ import Testing
             try await body()
             return "ok"
         } catch let error as BundleError {
-            return BundleVector.failureClass(error)
+            return error.code
         } catch LedgerError.invalidInput {
             return "invalid_input"
         } catch {

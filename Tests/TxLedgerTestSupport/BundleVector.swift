@@ -12,7 +12,7 @@ struct BundleVector: Codable {
     /// The secret that opens it: a sync key in its printable form, or a passphrase.
     var syncKey: String?
     var passphrase: String?
-    /// `ok`, or the failure class (see `BundleVector.failureClass`).
+    /// `ok`, or the failure class (`BundleError.code`).
     let expect: String
     /// With `ok`: what the bundle decodes to.
     var contents: Contents?
@@ -48,22 +48,6 @@ struct BundleVector: Codable {
     func secret() throws -> BundleSecret {
         if let syncKey { return .syncKey(try SyncKey(printable: syncKey)) }
         return .passphrase(try Passphrase(passphrase ?? "")) // none: an empty passphrase, refused
-    }
-
-    /// The name of a failure class in the vectors.
-    static func failureClass(_ error: BundleError) -> String {
-        switch error {
-        case .notABundle: "not_a_bundle"
-        case .unsupportedVersion: "unsupported_version"
-        case .wrongSecret: "wrong_secret"
-        case .secretKindMismatch: "secret_kind_mismatch"
-        case .headerTampered: "header_tampered"
-        case .payloadTampered: "payload_tampered"
-        case .truncated: "truncated"
-        case .trailingData: "trailing_data"
-        case .malformedContent: "malformed_content"
-        case .invalidKey, .invalidPassphrase, .io, .insufficientMemory: "\(error)"
-        }
     }
 
     /// A decoded change set: its header, and each record in the JSON shape of schema.md with the

@@ -52,7 +52,7 @@ import Testing
                 #expect(vector.expect == "ok", "\(vector.name): decoded, expected \(vector.expect)")
                 #expect(contents == vector.contents, "\(vector.name): decoded contents")
             } catch let error as BundleError {
-                #expect(BundleVector.failureClass(error) == vector.expect, "\(vector.name): \(error)")
+                #expect(error.code == vector.expect, "\(vector.name): \(error)")
             }
         }
     }

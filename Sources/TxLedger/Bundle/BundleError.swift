@@ -35,13 +35,35 @@ public enum BundleError: Error, Equatable, Sendable {
     case insufficientMemory(bytes: UInt64)
 }
 
+extension BundleError {
+    /// A stable name of the case (Specs/errors.md): the failure classes of the test vectors
+    /// (bundle-format.md, "Reading") and the names of the other cases.
+    public var code: String {
+        switch self {
+        case .notABundle: "not_a_bundle"
+        case .unsupportedVersion: "unsupported_version"
+        case .wrongSecret: "wrong_secret"
+        case .secretKindMismatch: "secret_kind_mismatch"
+        case .headerTampered: "header_tampered"
+        case .payloadTampered: "payload_tampered"
+        case .truncated: "truncated"
+        case .trailingData: "trailing_data"
+        case .malformedContent: "malformed_content"
+        case .invalidKey: "invalid_key"
+        case .invalidPassphrase: "invalid_passphrase"
+        case .io: "io"
+        case .insufficientMemory: "insufficient_memory"
+        }
+    }
+}
+
 extension BundleError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .notABundle:
             return "not a TxLedger bundle (it does not start with the bundle magic bytes)"
         case let .unsupportedVersion(what):
-            return "unsupported bundle: \(what); a newer txledger may read it"
+            return "unsupported bundle: \(what); a newer TxLedger may read it"
         case let .wrongSecret(mode):
             return "the \(mode.secretName) does not open this bundle (wrong \(mode.secretName), or its key fields were altered)"
         case let .secretKindMismatch(bundle):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The status of a record as a join-semilattice made of two last-writer-wins registers:
 ///
 /// - `pending`: the stamp of the write that marked the record pending (absent: never pending);
@@ -56,4 +58,21 @@ public enum StatusUpdateRefusal: Error, Hashable, Sendable {
     case alreadyAt(TransactionStatus)
     /// The update would move the record back to a lower rank, which the lattice forbids.
     case wouldRegress(current: TransactionStatus)
+
+    /// A stable name of the case (Specs/errors.md).
+    public var code: String {
+        switch self {
+        case .alreadyAt: "already_at"
+        case .wouldRegress: "would_regress"
+        }
+    }
+}
+
+extension StatusUpdateRefusal: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case let .alreadyAt(status): "the transaction is already \(status.rawValue)"
+        case let .wouldRegress(current): "the transaction is already \(current.rawValue); a status never goes back"
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a status check gave no answer. None of these ever changes a record's status: the record
 /// keeps its status, its `lastCheckedAt` moves, and the refresh summary reports the problem.
 ///
@@ -61,4 +63,8 @@ public enum StatusCheckError: Error, Hashable, Sendable, CustomStringConvertible
         case .offline: "offline"
         }
     }
+}
+
+extension StatusCheckError: LocalizedError {
+    public var errorDescription: String? { description }
 }
