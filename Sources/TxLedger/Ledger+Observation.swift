@@ -1,10 +1,13 @@
 import GRDB
 
 extension Ledger {
-    /// The first page of `filter`, now and again after every change that alters it: a record,
-    /// a status update or refresh, an annotation, a merge or an imported bundle, written through
-    /// this `Ledger` (GRDB observes its own database pool; open one `Ledger` per file in an app).
-    /// Writes that leave the page as it was yield nothing.
+    /// The first `limit` records of `filter`, now and again after every change that alters
+    /// what a screen shows of them: a record, a status update, an annotation, a merge or an
+    /// imported bundle, written through this `Ledger` (GRDB observes its own database pool;
+    /// open one `Ledger` per file in an app). Writes that change nothing shown yield nothing: a
+    /// refresh that only moves `lastCheckedAt` does not re-render a list. An app that has loaded
+    /// several pages observes them all at once with `limit` their total (pages are keyset, so
+    /// their sections keep their ids).
     ///
     /// ```swift
     /// for try await page in ledger.observe(HistoryFilter(vault: "main"), limit: 50) {
@@ -14,16 +17,44 @@ extension Ledger {
     /// The sequence ends when the task iterating it is cancelled.
     /// - Throws: `LedgerError.invalidInput` for a limit below 1, `LedgerError.storage` if a read fails.
     public func observe(_ filter: HistoryFilter = HistoryFilter(), limit: Int = 50) -> AsyncThrowingStream<Page, Error> {
+        let path = path
+        return observing(check: { try Self.checkLimit(limit) }, shown: { $0.items.map(\.shown) }) { db in
+            try RecordStore(db, path: path).page(filter, after: nil, limit: limit)
+        }
+    }
+
+    /// One record, now and again whenever what a screen shows of it changes (its status, its
+    /// note...); `nil` while this ledger holds no visible record with this id.
+    public func observe(id: TransactionID) -> AsyncThrowingStream<TransactionRecord?, Error> {
+        let path = path
+        return observing(shown: { $0?.shown }) { db in try RecordStore(db, path: path).fetch(id: id)?.record }
+    }
+
+    /// The counts of the tabs under `filter` (whose own tab is ignored), now and again whenever
+    /// they change.
+    public func observeTabCounts(_ filter: HistoryFilter = HistoryFilter()) -> AsyncThrowingStream<HistoryTabCounts, Error> {
+        let path = path
+        return observing(shown: { $0 }) { db in try RecordStore(db, path: path).tabCounts(filter) }
+    }
+
+    /// `fetch`'s value now and after every write through this ledger that changes what
+    /// `shown` keeps of it.
+    private func observing<Value: Sendable, Shown: Equatable>(
+        check: @escaping @Sendable () throws -> Void = {}, shown: @escaping @Sendable (Value) -> Shown,
+        fetch: @escaping @Sendable (Database) throws -> Value
+    ) -> AsyncThrowingStream<Value, Error> {
         let path = path, pool = pool
-        let observation = ValueObservation
-            .tracking { db in try RecordStore(db, path: path).page(filter, after: nil, limit: limit) }
-            .removeDuplicates()
+        let observation = ValueObservation.tracking(fetch)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try Self.checkLimit(limit)
-                    for try await page in observation.values(in: pool) {
-                        continuation.yield(page)
+                    try check()
+                    var last: Shown?
+                    for try await value in observation.values(in: pool) {
+                        let now = shown(value)
+                        guard now != last else { continue }
+                        last = now
+                        continuation.yield(value)
                     }
                     continuation.finish()
                 } catch let error as DatabaseError {

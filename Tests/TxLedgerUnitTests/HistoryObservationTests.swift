@@ -57,4 +57,33 @@ struct HistoryObservationTests {
         var iterator = test.ledger.observe(limit: 0).makeAsyncIterator()
         await #expect(throws: LedgerError.self) { _ = try await iterator.next() }
     }
+
+    /// A status check that finds nothing new moves only `lastCheckedAt`: a list does not re-render.
+    @Test func aCheckThatChangesNothingShownYieldsNothing() async throws {
+        let test = try await TestLedger()
+        let send = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(send)
+        var pages = test.ledger.observe(HistoryFilter(vault: "vault-1"), limit: 10).makeAsyncIterator()
+        _ = try await pages.next()
+        try await test.ledger.record(try TransactionRecord(facts: send.facts, lastCheckedAt: Fixture.start.addingTimeInterval(30)))
+        #expect(try await test.ledger.transaction(id: send.id)?.lastCheckedAt != nil, "the check was stored")
+        try await test.ledger.setNote("shown", for: send.id)
+        #expect(try await pages.next()?.items.first?.note == "shown", "the next page is the note, not the check")
+    }
+
+    @Test func oneRecordAndTheTabCountsAreObservedToo() async throws {
+        let test = try await TestLedger()
+        let send = try Fixture.minimalSend(hash: 1)
+        var record = test.ledger.observe(id: send.id).makeAsyncIterator()
+        var counts = test.ledger.observeTabCounts(HistoryFilter(vault: "vault-1")).makeAsyncIterator()
+        #expect(try await record.next() == .some(nil))
+        #expect(try await counts.next()?.sends == 0)
+        try await test.ledger.record(send)
+        #expect(try await record.next()??.id == send.id)
+        #expect(try await counts.next()?.sends == 1)
+        try await test.ledger.updateStatus(send.id, to: .pending)
+        #expect(try await record.next()??.status == .pending)
+        try await test.ledger.record(try Fixture.swap())
+        #expect(try await counts.next()?.swaps == 1)
+    }
 }

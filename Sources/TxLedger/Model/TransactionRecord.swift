@@ -12,7 +12,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     public let confirmedAt: Date?
     public let failureReason: String?
     /// When a status provider last checked this transaction.
-    public let lastCheckedAt: Date?
+    public private(set) var lastCheckedAt: Date?
     public let note: String?
     /// Sorted, without duplicates.
     public let labels: [String]
@@ -47,6 +47,14 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         note = state.note?.value
         labels = state.labels?.value ?? []
         hidden = state.hidden?.value ?? false
+    }
+
+    /// What a screen shows of the record: everything but `lastCheckedAt`, which only says when
+    /// a status check last ran (observations compare these).
+    var shown: TransactionRecord {
+        var shown = self
+        shown.lastCheckedAt = nil
+        return shown
     }
 
     /// The status part of this record as an update (what `record(_:)` applies).
