@@ -37,25 +37,52 @@ extension Ledger {
         return observing(shown: { $0 }) { db in try RecordStore(db, path: path).tabCounts(filter) }
     }
 
-    /// `fetch`'s value now and after every write through this ledger that changes what
-    /// `shown` keeps of it.
-    private func observing<Value: Sendable, Shown: Equatable>(
+    /// `fetch`'s value now and after every write that changes what `shown` keeps of it: those
+    /// through this ledger (GRDB's observation), and those of other processes, found by
+    /// reading the file's change counter every `Options.externalChangesPollMillis`. A value read
+    /// at an older change number than one already offered is dropped, so the two sources never
+    /// yield an older state after a newer one.
+    private func observing<Value: Sendable, Shown: Equatable & Sendable>(
         check: @escaping @Sendable () throws -> Void = {}, shown: @escaping @Sendable (Value) -> Shown,
         fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncThrowingStream<Value, Error> {
-        let path = path, pool = pool
-        let observation = ValueObservation.tracking(fetch)
+        let path = path, pool = pool, poll = options.externalChangesPollMillis
+        let read: @Sendable (Database) throws -> (value: Value, seq: Int64) = { db in (try fetch(db), try LedgerMeta.seq(db)) }
+        let observation = ValueObservation.tracking(read)
         return AsyncThrowingStream { continuation in
+            let last = LockedValue<(shown: Shown, seq: Int64)?>(nil)
+            @Sendable func offer(_ read: (value: Value, seq: Int64)) {
+                let now = shown(read.value)
+                last.update { previous in
+                    if let previous, previous.seq > read.seq || previous.shown == now { return }
+                    previous = (now, read.seq)
+                    continuation.yield(read.value)
+                }
+            }
             let task = Task {
                 do {
                     try check()
-                    var last: Shown?
-                    for try await value in observation.values(in: pool) {
-                        let now = shown(value)
-                        guard now != last else { continue }
-                        last = now
-                        continuation.yield(value)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await value in observation.values(in: pool) { offer(value) }
+                        }
+                        if poll > 0 {
+                            group.addTask {
+                                var seen = try await pool.read(LedgerMeta.seq)
+                                while true {
+                                    try await Task.sleep(nanoseconds: UInt64(poll) * 1_000_000)
+                                    let now = try await pool.read(LedgerMeta.seq)
+                                    guard now != seen else { continue }
+                                    seen = now
+                                    offer(try await pool.read(read))
+                                }
+                            }
+                        }
+                        try await group.next()
+                        group.cancelAll()
                     }
+                    continuation.finish()
+                } catch is CancellationError {
                     continuation.finish()
                 } catch let error as DatabaseError {
                     continuation.finish(throwing: LedgerError.storage(path: path, reason: Self.describe(error)))

@@ -31,6 +31,12 @@ public final class Ledger: Sendable {
         /// background, so that iOS does not kill it for holding a database lock while suspended
         /// (0xdead10cc); `Ledger.resumeAll()` lets it work again. (GRDB's suspension.)
         public var sharedContainer: Bool
+        /// How often observations look for writes by another process (an app extension, a
+        /// widget, the CLI) or another `Ledger` on the same file, which GRDB's observation does
+        /// not see: milliseconds between two reads of the file's change counter; 0: never.
+        public var externalChangesPollMillis: Int64
+        /// One second.
+        public static let defaultExternalChangesPollMillis: Int64 = 1000
         /// One day: a device whose clock is wrong by hours still syncs its clock forward.
         public static let defaultMaxForwardDriftMillis: Int64 = 24 * 60 * 60 * 1000
         /// Thirty days.
@@ -40,9 +46,11 @@ public final class Ledger: Sendable {
                     logger: Logger = Logger(label: "txledger"),
                     maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis,
                     peerHorizonMillis: Int64 = Options.defaultPeerHorizonMillis,
-                    readOnly: Bool = false, sharedContainer: Bool = false) {
+                    readOnly: Bool = false, sharedContainer: Bool = false,
+                    externalChangesPollMillis: Int64 = Options.defaultExternalChangesPollMillis) {
             self.readOnly = readOnly
             self.sharedContainer = sharedContainer
+            self.externalChangesPollMillis = externalChangesPollMillis
             self.wallClock = wallClock
             self.logger = logger
             self.maxForwardDriftMillis = maxForwardDriftMillis

@@ -86,4 +86,26 @@ struct HistoryObservationTests {
         try await test.ledger.record(try Fixture.swap())
         #expect(try await counts.next()?.swaps == 1)
     }
+
+    /// Another `Ledger` on the same file (as another process would): its writes are seen by
+    /// polling the file's change counter.
+    @Test(.timeLimit(.minutes(5))) func writesByAnotherLedgerOnTheFileAreSeen() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("shared.sqlite")
+        let app = try await Ledger.open(path: path, options: .init(logger: .quiet, externalChangesPollMillis: 10))
+        let widget = try await Ledger.open(path: path, options: .init(logger: .quiet))
+        var pages = app.observe(HistoryFilter(vault: "vault-1"), limit: 10).makeAsyncIterator()
+        #expect(try await pages.next()?.items.isEmpty == true)
+        try await widget.record(try Fixture.minimalSend(hash: 1))
+        #expect(try await pages.next()?.items.count == 1)
+
+        // Without polling, the same write is not seen until this ledger writes.
+        let unpolled = try await Ledger.open(path: path, options: .init(logger: .quiet, externalChangesPollMillis: 0))
+        var quiet = unpolled.observe(HistoryFilter(vault: "vault-1"), limit: 10).makeAsyncIterator()
+        #expect(try await quiet.next()?.items.count == 1)
+        try await widget.record(try Fixture.minimalSend(hash: 2))
+        try await unpolled.record(try Fixture.minimalSend(hash: 3))
+        #expect(try await quiet.next()?.items.count == 3)
+        #expect(try await pages.next()?.items.count ?? 0 >= 2)
+    }
 }
