@@ -39,9 +39,10 @@ extension Ledger {
 
     /// `fetch`'s value now and after every write that changes what `shown` keeps of it: those
     /// through this ledger (GRDB's observation), and those of other processes, found by
-    /// reading the file's change counter every `Options.externalChangesPollMillis`. A value read
-    /// at an older change number than one already offered is dropped, so the two sources never
-    /// yield an older state after a newer one.
+    /// reading the file's change counter every `Options.externalChangesPollMillis` and reading the
+    /// value again when it is ahead of the last value read. A value read at an older change
+    /// number than one already read is dropped, so the two sources never yield an older state
+    /// after a newer one.
     private func observing<Value: Sendable, Shown: Equatable & Sendable>(
         check: @escaping @Sendable () throws -> Void = {}, shown: @escaping @Sendable (Value) -> Shown,
         fetch: @escaping @Sendable (Database) throws -> Value
@@ -54,9 +55,10 @@ extension Ledger {
             @Sendable func offer(_ read: (value: Value, seq: Int64)) {
                 let now = shown(read.value)
                 last.update { previous in
-                    if let previous, previous.seq > read.seq || previous.shown == now { return }
+                    if let previous, previous.seq > read.seq { return }
+                    let changed = previous?.shown != now
                     previous = (now, read.seq)
-                    continuation.yield(read.value)
+                    if changed { continuation.yield(read.value) }
                 }
             }
             let task = Task {
@@ -68,12 +70,10 @@ extension Ledger {
                         }
                         if poll > 0 {
                             group.addTask {
-                                var seen = try await pool.read(LedgerMeta.seq)
                                 while true {
                                     try await Task.sleep(nanoseconds: UInt64(poll) * 1_000_000)
-                                    let now = try await pool.read(LedgerMeta.seq)
-                                    guard now != seen else { continue }
-                                    seen = now
+                                    // Newer than what was last read, by either source: read again.
+                                    guard try await pool.read(LedgerMeta.seq) > last.get()?.seq ?? -1 else { continue }
                                     offer(try await pool.read(read))
                                 }
                             }
