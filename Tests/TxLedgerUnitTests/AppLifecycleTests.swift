@@ -32,4 +32,18 @@ struct AppLifecycleTests {
         let info = try await BundleInfo.read(contentsOf: folder.path("a.txb"), secret: .syncKey(key))
         #expect(info.recordCount == 1 && info.changes?.vaultId == "vault-1")
     }
+
+    @Test func bundlesTravelAsData() async throws {
+        let phone = try await TestLedger(), laptop = try await TestLedger()
+        try await phone.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
+        let secret = BundleSecret.syncKey(.generate())
+        let data = try await phone.ledger.exportBundle(vault: "vault-1", secret: secret, scope: .full)
+        #expect(data.starts(with: Array("TXLBUNDL".utf8)))
+        let imported = try await laptop.ledger.importBundle(data, secret: secret)
+        #expect(imported.report.recordsAdded == 2)
+        var damaged = data
+        damaged[damaged.count - 1] ^= 0x01
+        await #expect(throws: BundleError.payloadTampered(chunk: 0)) { try await laptop.ledger.importBundle(damaged, secret: secret) }
+        #expect(try await laptop.ledger.list(limit: 10).items.count == 2)
+    }
 }
