@@ -37,6 +37,6 @@ extension Ledger {
 
     /// A new path for a bundle in the system's temporary folder.
     private static func temporaryBundlePath() -> String {
-        NSTemporaryDirectory() + "/txledger-" + UUID().uuidString + ".txb"
+        FileManager.default.temporaryDirectory.appendingPathComponent("txledger-\(UUID().uuidString).txb").path
     }
 }
