@@ -13,7 +13,8 @@ extension Ledger {
     /// Moves a record's status through the lattice. A lower rank never replaces a higher one
     /// (marking a confirmed transaction pending changes nothing, and the result says so);
     /// between confirmed and failed the later update wins.
-    /// - Throws: `LedgerError.notFound` if no record has this id.
+    /// - Throws: `LedgerError.notFound` if no record has this id; `LedgerError.invalidInput` for
+    ///   a confirmation time outside 1970–9999 or a failure reason over its limits.
     @discardableResult
     public func updateStatus(_ id: TransactionID, to update: StatusUpdate) async throws -> StatusUpdateResult {
         try await write { store, stamps in
@@ -27,6 +28,7 @@ extension Ledger {
     /// Applies `update` to `state` through the lattice, stamping it if it changes anything.
     static func apply(_ update: StatusUpdate, to state: inout RecordState, _ store: RecordStore,
                       _ stamps: inout StampSource) throws -> StatusUpdateResult {
+        let update = try update.validated()
         let previous = state.status.status
         let floor = try writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
         switch state.status.applying(update, stamp: try stamps.next(after: floor)) {

@@ -50,8 +50,8 @@ struct Workload {
     /// 0.1% pending, 2% failed, the rest confirmed half a minute after broadcast.
     func status(_ i: Int) throws -> StatusUpdate {
         if i % 1000 == 999 { return .pending }
-        if i % 50 == 7 { return try .failed(reason: "execution reverted") }
-        return try .confirmed(at: Self.start.addingTimeInterval(Self.span * Double(i) / Double(max(count, 1)) + 30))
+        if i % 50 == 7 { return .failed(reason: "execution reverted") }
+        return .confirmed(at: Self.start.addingTimeInterval(Self.span * Double(i) / Double(max(count, 1)) + 30))
     }
 
     private func evmSend(_ i: Int, time: Date, random: inout SplitMix64) throws -> TransactionFacts {

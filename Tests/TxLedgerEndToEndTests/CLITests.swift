@@ -75,7 +75,7 @@ struct CLITests {
 
     @Test func listJSONGoesBackInThroughRecordJSON() async throws {
         let seed = try await TestLedger()
-        try await seed.ledger.record([try Fixture.send(status: try .failed(reason: "reverted")), try Fixture.swap(), try Fixture.signature(),
+        try await seed.ledger.record([try Fixture.send(status: .failed(reason: "reverted")), try Fixture.swap(), try Fixture.signature(),
                                       try Fixture.send(vault: "other", hash: 7, hidden: true)])
         let source = CLI(db: seed.ledger.path)
         let exported = try await listJSON(source)

@@ -66,8 +66,8 @@ enum CRDTGen {
         switch Int.random(in: 0...3, using: &rng) {
         case 0: try! StatusUpdate(.broadcasted)
         case 1: .pending
-        case 2: try! .confirmed(at: Bool.random(using: &rng) ? Date(millis: 1000) : nil)
-        default: try! .failed(reason: Bool.random(using: &rng) ? "reverted" : nil)
+        case 2: .confirmed(at: Bool.random(using: &rng) ? Date(millis: 1000) : nil)
+        default: .failed(reason: Bool.random(using: &rng) ? "reverted" : nil)
         }
     })
 }

@@ -40,7 +40,7 @@ enum Fixture {
         let facts = try TransactionFacts(
             vaultId: vault, chain: thorchain, timestamp: date, txHash: hex(n, digits: 64), fiatValue: try DecimalAmount("512.00"),
             fromAddress: "thor1qzd5jnzz8qm9wy2h8x8v9z3m4wv0q0vqx0r5ld", method: "deposit", details: .swap(details))
-        return try TransactionRecord(facts: facts, status: try .confirmed(at: date.addingTimeInterval(30)))
+        return try TransactionRecord(facts: facts, status: .confirmed(at: date.addingTimeInterval(30)))
     }
 
     static func signature(vault: String = "vault-1", message: String = "Sign in to example.com\nNonce: 42",

@@ -18,8 +18,8 @@ enum HistoryFixture {
         // Every fifth record shares the timestamp of the one before it.
         let slot = i % 5 == 4 ? i - 1 : i
         let time = start.addingTimeInterval(Double(slot) * 6.5 * 3600)
-        let statuses: [StatusUpdate] = [try StatusUpdate(.broadcasted), .pending, try .confirmed(at: time.addingTimeInterval(60)),
-                                        try .failed(reason: "reverted")]
+        let statuses: [StatusUpdate] = [try StatusUpdate(.broadcasted), .pending, .confirmed(at: time.addingTimeInterval(60)),
+                                        .failed(reason: "reverted")]
         let status = statuses[(i / 2) % 4]
         let note: String? = [nil, "rent for July", "Coffee, 50% off", nil, "gift for Ana"][i % 5]
         let facts: TransactionFacts

@@ -173,8 +173,8 @@ final class ScenarioRun {
             let r = slot(raw)
             let facts = try Self.transaction(tx).facts
             let update: StatusUpdate = switch status {
-            case .confirmed: try .confirmed(at: Fixture.start)
-            case .failed: try .failed(reason: "reverted")
+            case .confirmed: .confirmed(at: Fixture.start)
+            case .failed: .failed(reason: "reverted")
             default: try StatusUpdate(status)
             }
             let (stored, outcome) = try await ledgers[r].ledger.record(try TransactionRecord(facts: facts, status: update))
@@ -184,7 +184,7 @@ final class ScenarioRun {
             }
         case let .status(raw, tx, to):
             let r = slot(raw)
-            let update: StatusUpdate = to == .failed ? try .failed(reason: "dropped or replaced") : try StatusUpdate(to)
+            let update: StatusUpdate = to == .failed ? .failed(reason: "dropped or replaced") : try StatusUpdate(to)
             try await ignoringNotFound { _ = try await self.ledgers[r].ledger.updateStatus(try Self.transaction(tx).id, to: update) }
         case let .note(raw, tx, text):
             let r = slot(raw)

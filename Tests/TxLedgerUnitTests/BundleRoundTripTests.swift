@@ -10,7 +10,7 @@ import Testing
         let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         try await a.ledger.record([try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature(),
                                    try Fixture.send(vault: "other", hash: 9)])
-        try await a.ledger.updateStatus(try Fixture.send().id, to: try .failed(reason: "reverted"))
+        try await a.ledger.updateStatus(try Fixture.send().id, to: .failed(reason: "reverted"))
         try await a.ledger.setNote(nil, for: try Fixture.swap().id)
         try await a.ledger.setHidden(true, for: try Fixture.signature().id)
 
@@ -34,11 +34,11 @@ import Testing
 
         // Both edit while apart: conflicting outcomes and notes, and a record each.
         a.clock.advance(by: 5)
-        try await a.ledger.updateStatus(shared.id, to: try .failed(reason: "reverted"))
+        try await a.ledger.updateStatus(shared.id, to: .failed(reason: "reverted"))
         try await a.ledger.setNote("from a", for: shared.id)
         try await a.ledger.record(try Fixture.minimalSend(hash: 3))
         b.clock.advance(by: 9)
-        try await b.ledger.updateStatus(shared.id, to: try .confirmed(at: Fixture.start))
+        try await b.ledger.updateStatus(shared.id, to: .confirmed(at: Fixture.start))
         try await b.ledger.setNote("from b", for: shared.id)
         try await b.ledger.record(try Fixture.minimalSend(hash: 4))
 

@@ -78,7 +78,7 @@ private struct VectorWriter {
         try await a.ledger.clearHistory(vault: "vault-1")
         a.clock.advance(by: 1)
         try await a.ledger.record([try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature()])
-        try await a.ledger.updateStatus(try Fixture.send().id, to: try .failed(reason: "dropped or replaced"))
+        try await a.ledger.updateStatus(try Fixture.send().id, to: .failed(reason: "dropped or replaced"))
         try await a.ledger.setNote(nil, for: try Fixture.send().id)
         try await a.ledger.setHidden(true, for: try Fixture.signature().id)
         try await b.ledger.record(try Fixture.minimalSend(hash: 3))
@@ -150,7 +150,7 @@ private struct VectorWriter {
 
         // Frames a writer never makes, each authentic: a reader refuses them, it repairs nothing.
         let stamp = Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 0x0A))
-        let send = RecordState(recording: try Fixture.send(status: try .failed(reason: "reverted")), stamp: stamp)
+        let send = RecordState(recording: try Fixture.send(status: .failed(reason: "reverted")), stamp: stamp)
         let swap = RecordState(recording: try Fixture.swap(), stamp: stamp)
         func frame(_ file: String, _ state: RecordState, newer: [NewerField] = [], _ change: (inout RecordValues) -> Void = { _ in }) throws {
             var values = RecordRow.portableValues(state)

@@ -20,13 +20,13 @@ struct CSVExportTests {
         let test = try await TestLedger()
         let tricky = "paid \"Bob\", rent\nline two; ünïcödé ✓"
         let send = try Fixture.send(hash: 1, at: Fixture.start.addingTimeInterval(0.25),
-                                    status: try .confirmed(at: Fixture.start.addingTimeInterval(90)),
+                                    status: .confirmed(at: Fixture.start.addingTimeInterval(90)),
                                     note: tricky, labels: ["tax", "home, sweet"])
         let formula = try Fixture.send(hash: 3, at: Fixture.start.addingTimeInterval(10), note: "=HYPERLINK(\"http://x\")", labels: ["-1", "@a"])
         let swap = try Fixture.swap(hash: 2, at: Fixture.start.addingTimeInterval(5))
         let signature = try Fixture.signature(at: Fixture.start.addingTimeInterval(20))
         try await test.ledger.record([signature, formula, swap, send])
-        _ = try await test.ledger.updateStatus(formula.id, to: try .failed(reason: "reverted, out of gas"))
+        _ = try await test.ledger.updateStatus(formula.id, to: .failed(reason: "reverted, out of gas"))
         _ = try await test.ledger.setNote("first line\nsecond line", for: signature.id)
 
         let folder = try TemporaryDirectory()

@@ -23,7 +23,7 @@ struct HistoryObservationTests {
         try await laptop.ledger.record(try Fixture.minimalSend(vault: "other", hash: 2))
         let second = try Fixture.minimalSend(hash: 3, at: Fixture.start.addingTimeInterval(60))
         try await phone.ledger.record([first, second])
-        _ = try await phone.ledger.updateStatus(first.id, to: try .confirmed(at: nil))
+        _ = try await phone.ledger.updateStatus(first.id, to: .confirmed(at: nil))
         _ = try await phone.ledger.sync(to: laptop.ledger, full: true)
         let merged = try #require(try await iterator.next())
         #expect(merged.items.map(\.id) == [second.id, first.id])

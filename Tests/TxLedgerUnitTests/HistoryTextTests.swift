@@ -46,7 +46,7 @@ struct HistoryTextTests {
         #expect(TransactionStatus.allCases.map(HistoryText.status) == ["Broadcasted", "Pending", "Successful", "Error"])
         #expect(HistoryText.status(of: try Fixture.signature()) == "Signed")
         #expect(HistoryText.status(of: try Fixture.send()) == "Broadcasted")
-        let rejected = try TransactionRecord(facts: try Fixture.signature().facts, status: try .failed(reason: "rejected"))
+        let rejected = try TransactionRecord(facts: try Fixture.signature().facts, status: .failed(reason: "rejected"))
         #expect(HistoryText.status(of: rejected) == "Error")
         #expect(HistoryTab.allCases.map(\.title) == ["Overview", "Swaps", "Sends", "Signatures"])
         #expect(try ["all", "Swap", "SENDS", "signature"].map(HistoryTab.init(parsing:)) == [.overview, .swaps, .sends, .signatures])

@@ -48,7 +48,7 @@ struct InstantTests {
     @Test func recordJSONAndCSVCarryExactInstants() async throws {
         await propertyCheck(count: 300, input: Self.instants, Self.instants, Self.instants) { timestamp, confirmed, checked in
             let record = try TransactionRecord(facts: try Fixture.minimalSend(hash: 1, at: Date(millis: timestamp)).facts,
-                                               status: try .confirmed(at: Date(millis: confirmed)), lastCheckedAt: Date(millis: checked))
+                                               status: .confirmed(at: Date(millis: confirmed)), lastCheckedAt: Date(millis: checked))
             let json = try JSONEncoder().encode(record)
             let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
             #expect([object["timestamp"], object["confirmedAt"], object["lastCheckedAt"]].map { $0 as? String }
@@ -67,7 +67,7 @@ struct InstantTests {
         let instants = (1...300).map { _ in Int64.random(in: 0...Date.maxMillis, using: &rng) }
         let records = try instants.enumerated().map { n, millis in
             try TransactionRecord(facts: try Fixture.minimalSend(hash: n + 1, at: Date(millis: millis)).facts,
-                                  status: try .confirmed(at: Date(millis: Date.maxMillis - millis)))
+                                  status: .confirmed(at: Date(millis: Date.maxMillis - millis)))
         }
         try await test.ledger.record(records)
         for stored in try await test.ledger.all() {

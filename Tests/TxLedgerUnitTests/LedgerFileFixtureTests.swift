@@ -63,7 +63,7 @@ struct LedgerFileFixtureTests {
         clock.advance(by: 1)
         try await ledger.record([try Fixture.send(vault: "main", status: .pending), try Fixture.swap(vault: "main"),
                                  try Fixture.signature(vault: "main"), try Fixture.minimalSend(vault: "savings", hash: 5)])
-        try await ledger.updateStatus(try Fixture.send(vault: "main").id, to: try .confirmed(at: clock.now))
+        try await ledger.updateStatus(try Fixture.send(vault: "main").id, to: .confirmed(at: clock.now))
         try await ledger.setLabels(["tax"], for: try Fixture.swap(vault: "main").id)
         try await ledger.setHidden(true, for: try Fixture.signature(vault: "main").id)
         peer.clock.advance(by: 3) // after the clear: the peer's record stays visible

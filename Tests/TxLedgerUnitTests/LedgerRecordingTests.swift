@@ -6,7 +6,7 @@ import Testing
 struct LedgerRecordingTests {
     @Test func everyFieldRoundTripsThroughTheStoreAndAReopen() async throws {
         let test = try await TestLedger()
-        let records = [try Fixture.send(status: try .failed(reason: "dropped or replaced")), try Fixture.swap(), try Fixture.signature()]
+        let records = [try Fixture.send(status: .failed(reason: "dropped or replaced")), try Fixture.swap(), try Fixture.signature()]
         for record in records {
             let (stored, outcome) = try await test.ledger.record(record)
             #expect(outcome == .recorded)
@@ -46,7 +46,7 @@ struct LedgerRecordingTests {
         let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
-        let confirmed = try TransactionRecord(facts: record.facts, status: try .confirmed(at: Fixture.start))
+        let confirmed = try TransactionRecord(facts: record.facts, status: .confirmed(at: Fixture.start))
         #expect(try await test.ledger.record(confirmed).outcome == .alreadyRecorded(statusAdvanced: true))
         // A lower status recorded later never regresses it.
         let pending = try TransactionRecord(facts: record.facts, status: .pending)
@@ -80,21 +80,34 @@ struct LedgerRecordingTests {
         #expect(toPending.changed && toPending.previousStatus == .broadcasted && toPending.record.status == .pending)
 
         let confirmedAt = Fixture.start.addingTimeInterval(12.345)
-        let toConfirmed = try await test.ledger.updateStatus(record.id, to: try .confirmed(at: confirmedAt))
+        let toConfirmed = try await test.ledger.updateStatus(record.id, to: .confirmed(at: confirmedAt))
         #expect(toConfirmed.record.status == .confirmed && toConfirmed.record.confirmedAt == confirmedAt)
 
         let back = try await test.ledger.updateStatus(record.id, to: .pending)
         #expect(back.refusal == .wouldRegress(current: .confirmed))
         #expect(back.record.status == .confirmed)
 
-        let same = try await test.ledger.updateStatus(record.id, to: try .confirmed(at: confirmedAt))
+        let same = try await test.ledger.updateStatus(record.id, to: .confirmed(at: confirmedAt))
         #expect(same.refusal == .alreadyAt(.confirmed))
 
-        let failed = try await test.ledger.updateStatus(record.id, to: try .failed(reason: "reorged out"))
+        let failed = try await test.ledger.updateStatus(record.id, to: .failed(reason: "reorged out"))
         #expect(failed.changed && failed.record.status == .failed)
         #expect(failed.record.failureReason == "reorged out" && failed.record.confirmedAt == nil)
 
         #expect(try await test.reopened().transaction(id: record.id)?.status == .failed)
+    }
+
+    @Test func anUpdateOutOfRangeIsRefusedWhereItIsAppliedAndChangesNothing() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: 1)
+        try await test.ledger.record(record)
+        let refused: [StatusUpdate] = [.confirmed(at: Date(timeIntervalSince1970: -1)), .confirmed(at: Date(millis: Date.maxMillis + 1)),
+                                       .failed(reason: "bad\u{0}"), .failed(reason: String(repeating: "x", count: 4097))]
+        for update in refused {
+            await #expect(throws: LedgerError.self) { try await test.ledger.updateStatus(record.id, to: update) }
+            #expect(throws: LedgerError.self) { try TransactionRecord(facts: record.facts, status: update) }
+        }
+        #expect(try await test.ledger.transaction(id: record.id) == record)
     }
 
     @Test func updatingAnUnknownRecordIsNotFound() async throws {

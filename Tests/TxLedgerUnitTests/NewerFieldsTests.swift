@@ -20,7 +20,7 @@ struct NewerFieldsTests {
     /// A failed send and a swap as a newer version sends them.
     static func newerStates() throws -> [RecordState] {
         let stamp = Stamp(millis: 1_751_371_300_000, replica: newerDevice)
-        return [try NewerVersion.extended(RecordState(recording: try Fixture.send(status: try .failed(reason: "reverted")), stamp: stamp),
+        return [try NewerVersion.extended(RecordState(recording: try Fixture.send(status: .failed(reason: "reverted")), stamp: stamp),
                                           registerStamp: newerStamp),
                 try NewerVersion.extended(RecordState(recording: try Fixture.swap(), stamp: stamp), registerStamp: newerStamp, fact: 300)]
     }
@@ -60,7 +60,7 @@ struct NewerFieldsTests {
         try await older.ledger.importBundle(at: try await newerBundle(newer), secret: secret)
         let send = try Fixture.send().id
         try await older.ledger.setNote("paid rent", for: send)
-        try await older.ledger.updateStatus(send, to: try .confirmed(at: Fixture.start))
+        try await older.ledger.updateStatus(send, to: .confirmed(at: Fixture.start))
         let state = try #require(try await older.ledger.state(send))
         let before = try #require(newer.first { $0.id == send })
         // The terminal register was written again, without the newer version's field 2000;

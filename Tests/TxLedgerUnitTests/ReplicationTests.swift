@@ -11,10 +11,10 @@ struct ReplicationTests {
         try await a.ledger.record(record)
         try await a.ledger.sync(to: b.ledger)
 
-        _ = try await a.ledger.updateStatus(record.id, to: try .confirmed(at: Fixture.start))
+        _ = try await a.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
         try await a.ledger.setNote("from phone", for: record.id)
         b.clock.advance(by: 5)
-        _ = try await b.ledger.updateStatus(record.id, to: try .failed(reason: "reverted"))
+        _ = try await b.ledger.updateStatus(record.id, to: .failed(reason: "reverted"))
         try await b.ledger.setLabels(["tax"], for: record.id)
 
         let intoB = try await a.ledger.sync(to: b.ledger)
@@ -52,7 +52,7 @@ struct ReplicationTests {
         try await a.ledger.record(record)
         try await a.ledger.setNote("from a", for: record.id)
         try await c.ledger.record(record)
-        _ = try await c.ledger.updateStatus(record.id, to: try .confirmed(at: Fixture.start))
+        _ = try await c.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
         let fromA = try await a.ledger.changes(vault: record.vaultId), fromC = try await c.ledger.changes(vault: record.vaultId)
         let report = try await b.ledger.merge(ChangeSet(header: fromA.header, records: fromA.records + fromC.records))
         let merged = try #require(try await b.ledger.transaction(id: record.id))

@@ -96,7 +96,7 @@ struct StatusLatticeTests {
     }
 
     @Test func markingAConfirmedTransactionPendingChangesNothingAndSaysSo() throws {
-        let confirmed = try StatusRegister().applying(try .confirmed(), stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1))).get()
+        let confirmed = try StatusRegister().applying(.confirmed(), stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1))).get()
         #expect(throws: StatusUpdateRefusal.wouldRegress(current: .confirmed)) {
             try confirmed.applying(.pending, stamp: Stamp(millis: 2, replica: ReplicaID(rawValue: 1))).get()
         }

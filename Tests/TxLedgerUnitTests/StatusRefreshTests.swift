@@ -125,7 +125,7 @@ import Testing
 
     @Test func onlyPendingSendsAndSwapsAreCheckedAndEachNeedsAnEndpoint() async throws {
         let pending = try StatusFixture.evmSend(1)
-        let confirmed = try StatusFixture.evmSend(2, status: try .confirmed())
+        let confirmed = try StatusFixture.evmSend(2, status: .confirmed())
         let signature = try Fixture.signature()
         let solana = try StatusFixture.solanaSend()
         let custom = try TransactionRecord(facts: try TransactionFacts(

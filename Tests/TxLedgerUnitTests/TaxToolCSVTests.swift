@@ -30,11 +30,11 @@ struct TaxToolCSVTests {
             fiatValue: try DecimalAmount("812.40"), fromAddress: Fixture.evmAddress(1),
             details: .send(try SendDetails(toAddress: Fixture.evmAddress(2), amount: try DecimalAmount("0.25"), token: try Token(symbol: "ETH"),
                                            feeEstimate: try DecimalAmount("0.000042")))),
-            status: try .confirmed(at: nil), note: "rent, July")
-        let failedSend = try Fixture.send(hash: 8, at: Fixture.start.addingTimeInterval(60), status: try .failed(reason: "reverted"))
+            status: .confirmed(at: nil), note: "rent, July")
+        let failedSend = try Fixture.send(hash: 8, at: Fixture.start.addingTimeInterval(60), status: .failed(reason: "reverted"))
         let swap = try Fixture.swap(hash: 2, at: Fixture.start.addingTimeInterval(120))
         var failedSwap = try Fixture.swap(hash: 3, at: Fixture.start.addingTimeInterval(180))
-        failedSwap = try TransactionRecord(facts: failedSwap.facts, status: try .failed(reason: "refunded"))
+        failedSwap = try TransactionRecord(facts: failedSwap.facts, status: .failed(reason: "refunded"))
         try await test.ledger.record([send, failedSend, swap, failedSwap, try Fixture.signature(at: Fixture.start.addingTimeInterval(240))])
         return test
     }

@@ -28,6 +28,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     ///   annotation over its limits (see `Specs/schema.md`).
     public init(facts: TransactionFacts, status: StatusUpdate? = nil, lastCheckedAt: Date? = nil,
                 note: String? = nil, labels: [String] = [], hidden: Bool = false) throws {
+        let status = try status?.validated()
         self.facts = facts
         self.status = status?.status ?? .broadcasted
         self.confirmedAt = status?.confirmedAt

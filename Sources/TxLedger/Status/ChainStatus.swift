@@ -23,13 +23,13 @@ public enum ChainStatus: Hashable, Sendable {
             case .pending: return .pending
             case let .confirmed(at):
                 do {
-                    return try .confirmed(at: at)
+                    return try StatusUpdate.confirmed(at: at).validated()
                 } catch {
                     throw StatusCheckError.malformedResponse("a confirmation time outside 1970–9999")
                 }
             case let .failed(reason):
                 // A storable reason (at most 4000 bytes, no control characters) always fits.
-                return try! .failed(reason: Self.storable(reason))
+                return .failed(reason: Self.storable(reason))
             }
         }
     }

@@ -15,7 +15,7 @@ struct MergeScenario {
         let changes: ChangeSet
         do {
             let b = try Ledger(path: replicaB)
-            let failed = try StatusUpdate.failed(reason: "dropped: replaced by fee bump")
+            let failed = StatusUpdate.failed(reason: "dropped: replaced by fee bump")
             let indexes = Array(0..<half) + Array(sizes.batch..<(sizes.batch + half))
             for start in stride(from: 0, to: indexes.count, by: BenchSizes.recordsPerBatch) {
                 let records = try indexes[start..<min(start + BenchSizes.recordsPerBatch, indexes.count)].map { i in
