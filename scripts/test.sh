@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite: install missing system libraries, build everything once (the CLI tests
-# run the built txledger binary), then run every test, build the documentation, then run the
-# benchmarks at a small scale.
+# The whole test suite: install missing system libraries, check the formatting, build
+# everything once (the CLI tests run the built txledger binary), then run every test, build the
+# documentation, then run the benchmarks at a small scale.
 #
-#   scripts/test.sh              every test kind, the DocC documentation, then the benchmarks at a
-#                                hundredth of their sizes
+#   scripts/test.sh              the format lint, every test kind, the DocC documentation, then
+#                                the benchmarks at a hundredth of their sizes
 #   scripts/test.sh --stress [N] the whole suite N times (default 3) on one core with a CPU hog
 #                                beside it (Linux, taskset): it must pass on a loaded machine too
 #
@@ -25,6 +25,9 @@ case "${1:-}" in
 esac
 
 bash scripts/setup-system.sh
+# The code's formatting (.swift-format, swift-nio's configuration): any finding fails the run.
+# `swift format format -i -r Sources Tests Package.swift` fixes most of them.
+swift format lint --strict -r Sources Tests Package.swift
 swift build --build-tests
 
 if [ "$stress_runs" -eq 0 ]; then

@@ -43,18 +43,41 @@ extension Ledger {
     /// - Returns: the record as stored, and whether it was new.
     /// - Throws: `LedgerError.invalidInput` naming the first value that is not acceptable.
     @discardableResult
-    public func recordSend(vault: String, chain: String, hash: String, from: String? = nil, to: String,
-                           amount: AmountInput, token: String, tokenContract: String? = nil, tokenDecimals: Int? = nil,
-                           fee: String? = nil, fiatValue: String? = nil, memo: String? = nil, nonce: UInt64? = nil,
-                           timestamp: Date? = nil) async throws -> (record: TransactionRecord, outcome: RecordOutcome) {
+    public func recordSend(
+        vault: String,
+        chain: String,
+        hash: String,
+        from: String? = nil,
+        to: String,
+        amount: AmountInput,
+        token: String,
+        tokenContract: String? = nil,
+        tokenDecimals: Int? = nil,
+        fee: String? = nil,
+        fiatValue: String? = nil,
+        memo: String? = nil,
+        nonce: UInt64? = nil,
+        timestamp: Date? = nil
+    ) async throws -> (record: TransactionRecord, outcome: RecordOutcome) {
         var decimals = tokenDecimals
         if case let .baseUnits(_, unitDecimals) = amount { decimals = decimals ?? unitDecimals }
-        let details = try SendDetails(toAddress: to, amount: try amount.amount(field: "amount"),
-                                      token: try Token(symbol: token, contract: tokenContract, decimals: decimals),
-                                      feeEstimate: try fee.map { try DecimalAmount($0, field: "fee") }, memo: memo)
-        let facts = try TransactionFacts(vaultId: vault, chain: try Chain(parsing: chain), timestamp: timestamp ?? options.wallClock(),
-                                         txHash: hash, fiatValue: try fiatValue.map { try DecimalAmount($0, field: "fiat") },
-                                         fromAddress: from, nonce: nonce, details: .send(details))
+        let details = try SendDetails(
+            toAddress: to,
+            amount: try amount.amount(field: "amount"),
+            token: try Token(symbol: token, contract: tokenContract, decimals: decimals),
+            feeEstimate: try fee.map { try DecimalAmount($0, field: "fee") },
+            memo: memo
+        )
+        let facts = try TransactionFacts(
+            vaultId: vault,
+            chain: try Chain(parsing: chain),
+            timestamp: timestamp ?? options.wallClock(),
+            txHash: hash,
+            fiatValue: try fiatValue.map { try DecimalAmount($0, field: "fiat") },
+            fromAddress: from,
+            nonce: nonce,
+            details: .send(details)
+        )
         return try await record(try TransactionRecord(facts: facts))
     }
 }

@@ -6,8 +6,12 @@ extension Ledger {
     /// `exportBundle(vault:to:secret:scope:)` writes a file, to a private temporary file that is
     /// read back and removed; memory holds the whole bundle.
     /// - Throws: what `exportBundle(vault:to:secret:scope:)` throws.
-    public func exportBundle(vault: String, secret: BundleSecret, scope: ExportScope = .knownPeers,
-                             passphraseCost: Argon2idCost = .moderate) async throws -> Data {
+    public func exportBundle(
+        vault: String,
+        secret: BundleSecret,
+        scope: ExportScope = .knownPeers,
+        passphraseCost: Argon2idCost = .moderate
+    ) async throws -> Data {
         let path = Self.temporaryBundlePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await exportBundle(vault: vault, to: path, secret: secret, scope: scope, passphraseCost: passphraseCost)
@@ -28,7 +32,8 @@ extension Ledger {
         let path = Self.temporaryBundlePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await DedicatedThread.run {
-            guard FileManager.default.createFile(atPath: path, contents: bundle, attributes: [.posixPermissions: 0o600]) else {
+            guard FileManager.default.createFile(atPath: path, contents: bundle, attributes: [.posixPermissions: 0o600])
+            else {
                 throw BundleError.io(path: path, reason: "the temporary folder cannot be written")
             }
         }

@@ -32,11 +32,22 @@ extension Ledger {
     /// - Throws: `LedgerError.unknownVault` if this ledger holds nothing of `vault`;
     ///   `BundleError.io` if the file cannot be written or `path` is one of the ledger's own database files.
     @discardableResult
-    public func exportBundle(vault: String, to path: String, secret: BundleSecret, scope: ExportScope = .knownPeers,
-                             passphraseCost: Argon2idCost = .moderate,
-                             progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
+    public func exportBundle(
+        vault: String,
+        to path: String,
+        secret: BundleSecret,
+        scope: ExportScope = .knownPeers,
+        passphraseCost: Argon2idCost = .moderate,
+        progress: (@Sendable (BundleProgress) -> Void)? = nil
+    ) async throws -> BundleInfo {
         let heardSince = options.wallClock().millis - options.peerHorizonMillis
-        return try await exportBundle(vault: vault, to: path, secret: secret, passphraseCost: passphraseCost, progress: progress) { store in
+        return try await exportBundle(
+            vault: vault,
+            to: path,
+            secret: secret,
+            passphraseCost: passphraseCost,
+            progress: progress
+        ) { store in
             switch scope {
             case .full: 0
             case let .forPeer(peer): try store.acknowledged(vault, by: peer)
@@ -47,9 +58,14 @@ extension Ledger {
 
     /// Writes `vault`'s changes after the change sequence number that `since` gives (read in
     /// the export's own transaction) to a bundle at `path`.
-    func exportBundle(vault: String, to path: String, secret: BundleSecret, passphraseCost: Argon2idCost,
-                      progress: (@Sendable (BundleProgress) -> Void)? = nil,
-                      since: @escaping @Sendable (RecordStore) throws -> Int64) async throws -> BundleInfo {
+    func exportBundle(
+        vault: String,
+        to path: String,
+        secret: BundleSecret,
+        passphraseCost: Argon2idCost,
+        progress: (@Sendable (BundleProgress) -> Void)? = nil,
+        since: @escaping @Sendable (RecordStore) throws -> Int64
+    ) async throws -> BundleInfo {
         try TextField.identifier.validate(vault, field: "vault")
         let ownFiles = ownFiles
         return try await read { store in
@@ -84,9 +100,19 @@ extension Ledger {
     /// - Throws: `BundleError` for the bundle (wrong secret, tampered, truncated, malformed...),
     ///   `LedgerError` for the ledger.
     @discardableResult
-    public func importBundle(at path: String, secret: BundleSecret,
-                             progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleImport {
-        guard let imported = try await importBundle(at: path, secret: secret, progress: progress, admitting: { _ in true }) else {
+    public func importBundle(
+        at path: String,
+        secret: BundleSecret,
+        progress: (@Sendable (BundleProgress) -> Void)? = nil
+    ) async throws -> BundleImport {
+        guard
+            let imported = try await importBundle(
+                at: path,
+                secret: secret,
+                progress: progress,
+                admitting: { _ in true }
+            )
+        else {
             preconditionFailure("every change set is admitted")
         }
         return imported
@@ -94,8 +120,12 @@ extension Ledger {
 
     /// Imports a bundle as `importBundle(at:secret:progress:)` does if, once it is verified, its
     /// change set's header is one that `admitting` accepts; `nil` (and nothing written) if not.
-    func importBundle(at path: String, secret: BundleSecret, progress: (@Sendable (BundleProgress) -> Void)? = nil,
-                      admitting: @escaping @Sendable (ChangeSetHeader) -> Bool) async throws -> BundleImport? {
+    func importBundle(
+        at path: String,
+        secret: BundleSecret,
+        progress: (@Sendable (BundleProgress) -> Void)? = nil,
+        admitting: @escaping @Sendable (ChangeSetHeader) -> Bool
+    ) async throws -> BundleImport? {
         let (info, keys) = try await DedicatedThread.run {
             try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
         }
@@ -106,14 +136,22 @@ extension Ledger {
             let reader = try BundleReader(path: path, expecting: info.header, keys: keys)
             var decoder = try PayloadDecoder(reader)
             var report = MergeReport()
-            try Self.merge(decoder.header, records: { merge in
-                while let record = try decoder.next() {
-                    try merge(record)
-                    if decoder.recordCount % BundleProgress.recordInterval == 0 {
-                        progress?(BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize))
+            try Self.merge(
+                decoder.header,
+                records: { merge in
+                    while let record = try decoder.next() {
+                        try merge(record)
+                        if decoder.recordCount % BundleProgress.recordInterval == 0 {
+                            progress?(
+                                BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize)
+                            )
+                        }
                     }
-                }
-            }, into: store, stamps: &stamps, report: &report)
+                },
+                into: store,
+                stamps: &stamps,
+                report: &report
+            )
             return report
         }
         progress?(BundleProgress(phase: .merging, completed: info.byteCount, total: info.byteCount))

@@ -21,7 +21,8 @@ extension Ledger {
                 var count = 0
                 try store.forEachRecord(matching: HistoryFilter(vault: vault, includeHidden: true)) { record in
                     guard record.chain.family == .utxo, let hash = record.txHash,
-                          let label = record.note ?? (record.labels.isEmpty ? nil : record.labels.joined(separator: ", ")) else { return }
+                        let label = record.note ?? (record.labels.isEmpty ? nil : record.labels.joined(separator: ", "))
+                    else { return }
                     try file.write(Array(BIP329Line.transaction(hash, label: label).utf8))
                     count += 1
                 }
@@ -43,12 +44,18 @@ extension Ledger {
         try TextField.identifier.validate(vault, field: "vault")
         let lines = try await DedicatedThread.run { () throws -> [BIP329Line] in
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw LedgerError.invalidInput(field: "labels", reason: "the file '\(path)' does not exist or cannot be read")
+                throw LedgerError.invalidInput(
+                    field: "labels",
+                    reason: "the file '\(path)' does not exist or cannot be read"
+                )
             }
             defer { try? handle.close() }
             let data = try handle.read(upToCount: Self.maxLabelFileBytes + 1) ?? Data()
             guard data.count <= Self.maxLabelFileBytes else {
-                throw LedgerError.invalidInput(field: "labels", reason: "the file is larger than \(Self.maxLabelFileBytes >> 20) MiB")
+                throw LedgerError.invalidInput(
+                    field: "labels",
+                    reason: "the file is larger than \(Self.maxLabelFileBytes >> 20) MiB"
+                )
             }
             return try BIP329Line.lines(of: data)
         }

@@ -16,25 +16,32 @@ extension Ledger {
     /// ```
     /// The sequence ends when the task iterating it is cancelled.
     /// - Throws: `LedgerError.invalidInput` for a limit below 1, `LedgerError.storage` if a read fails.
-    public func observe(_ filter: HistoryFilter = HistoryFilter(), limit: Int = 50) -> AsyncThrowingStream<Page, Error> {
+    public func observe(
+        _ filter: HistoryFilter = HistoryFilter(),
+        limit: Int = 50
+    ) -> AsyncThrowingStream<Page, Error> {
         let path = path
-        return observing(check: { try Self.checkLimit(limit) }, shown: { $0.items.map(\.shown) }) { db in
-            try RecordStore(db, path: path).page(filter, after: nil, limit: limit)
-        }
+        return observing(
+            check: { try Self.checkLimit(limit) },
+            shown: { $0.items.map(\.shown) },
+            fetch: { db in try RecordStore(db, path: path).page(filter, after: nil, limit: limit) }
+        )
     }
 
     /// One record, now and again whenever what a screen shows of it changes (its status, its
     /// note...); `nil` while this ledger holds no visible record with this id.
     public func observe(id: TransactionID) -> AsyncThrowingStream<TransactionRecord?, Error> {
         let path = path
-        return observing(shown: { $0?.shown }) { db in try RecordStore(db, path: path).fetch(id: id)?.record }
+        return observing(shown: { $0?.shown }, fetch: { db in try RecordStore(db, path: path).fetch(id: id)?.record })
     }
 
     /// The counts of the tabs under `filter` (whose own tab is ignored), now and again whenever
     /// they change.
-    public func observeTabCounts(_ filter: HistoryFilter = HistoryFilter()) -> AsyncThrowingStream<HistoryTabCounts, Error> {
+    public func observeTabCounts(
+        _ filter: HistoryFilter = HistoryFilter()
+    ) -> AsyncThrowingStream<HistoryTabCounts, Error> {
         let path = path
-        return observing(shown: { $0 }) { db in try RecordStore(db, path: path).tabCounts(filter) }
+        return observing(shown: { $0 }, fetch: { db in try RecordStore(db, path: path).tabCounts(filter) })
     }
 
     /// `fetch`'s value now and after every write that changes what `shown` keeps of it: those
@@ -44,11 +51,16 @@ extension Ledger {
     /// number than one already read is dropped, so the two sources never yield an older state
     /// after a newer one.
     private func observing<Value: Sendable, Shown: Equatable & Sendable>(
-        check: @escaping @Sendable () throws -> Void = {}, shown: @escaping @Sendable (Value) -> Shown,
+        check: @escaping @Sendable () throws -> Void = {},
+        shown: @escaping @Sendable (Value) -> Shown,
         fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncThrowingStream<Value, Error> {
-        let path = path, pool = pool, poll = options.externalChangesPollMillis
-        let read: @Sendable (Database) throws -> (value: Value, seq: Int64) = { db in (try fetch(db), try LedgerMeta.seq(db)) }
+        let path = path
+        let pool = pool
+        let poll = options.externalChangesPollMillis
+        let read: @Sendable (Database) throws -> (value: Value, seq: Int64) = { db in
+            (try fetch(db), try LedgerMeta.seq(db))
+        }
         let observation = ValueObservation.tracking(read)
         return AsyncThrowingStream { continuation in
             let last = LockedValue<(shown: Shown, seq: Int64)?>(nil)

@@ -11,9 +11,15 @@ extension Ledger {
             return try (vault.map { [$0] } ?? store.vaults()).flatMap { vault in
                 try store.peers(vault).map { peer in
                     let awaited = peer.heardAtMillis.map { $0 >= heardSince } ?? false
-                    return PeerStatus(vault: vault, replica: peer.replica, lastHeard: peer.heardAtMillis.map(Date.init(millis:)),
-                                      holdsOursThrough: peer.ackedSeq, heldThrough: peer.haveSeq, awaited: awaited,
-                                      holdingBack: awaited && peer.ackedSeq < made)
+                    return PeerStatus(
+                        vault: vault,
+                        replica: peer.replica,
+                        lastHeard: peer.heardAtMillis.map(Date.init(millis:)),
+                        holdsOursThrough: peer.ackedSeq,
+                        heldThrough: peer.haveSeq,
+                        awaited: awaited,
+                        holdingBack: awaited && peer.ackedSeq < made
+                    )
                 }
             }
         }

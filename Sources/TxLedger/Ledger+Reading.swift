@@ -42,8 +42,11 @@ extension Ledger {
     ///   - filter: tab, vault and filters; the default lists every visible record.
     ///   - limit: page size, at least 1.
     ///   - cursor: the `nextCursor` of the previous page with the same filter.
-    public func list(_ filter: HistoryFilter = HistoryFilter(), limit: Int = 50,
-                     after cursor: PageCursor? = nil) async throws -> Page {
+    public func list(
+        _ filter: HistoryFilter = HistoryFilter(),
+        limit: Int = 50,
+        after cursor: PageCursor? = nil
+    ) async throws -> Page {
         try Self.checkLimit(limit)
         return try await read { store in try store.page(filter, after: cursor, limit: limit) }
     }

@@ -21,7 +21,8 @@ extension Ledger {
     /// when the record is new.
     /// - Returns: the record as stored afterwards, and what happened.
     @discardableResult
-    public func record(_ record: TransactionRecord) async throws -> (record: TransactionRecord, outcome: RecordOutcome) {
+    public func record(_ record: TransactionRecord) async throws -> (record: TransactionRecord, outcome: RecordOutcome)
+    {
         try await write { store, stamps in
             let (state, outcome) = try Self.record(record, store: store, stamps: &stamps)
             return (state.record, outcome)
@@ -45,8 +46,11 @@ extension Ledger {
         }
     }
 
-    private static func record(_ record: TransactionRecord, store: RecordStore,
-                               stamps: inout StampSource) throws -> (state: RecordState, outcome: RecordOutcome) {
+    private static func record(
+        _ record: TransactionRecord,
+        store: RecordStore,
+        stamps: inout StampSource
+    ) throws -> (state: RecordState, outcome: RecordOutcome) {
         // Stamped after the vault's clear watermark, so a new record is never born erased.
         let watermark = try store.cachedWatermark(record.vaultId)
         let new = RecordState(recording: record, stamp: try stamps.next(after: watermark))
@@ -62,9 +66,13 @@ extension Ledger {
             try store.save(joined)
             return (joined, .recorded)
         }
-        var statusAdvanced = false, checkedLater = false
+        var statusAdvanced = false
+        var checkedLater = false
         let floor = try writeFloor(existing, [existing.status.pending, existing.status.terminal?.stamp], store)
-        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: try stamps.next(after: floor)) {
+        if case let .success(status) = existing.status.applying(
+            record.statusUpdate,
+            stamp: try stamps.next(after: floor)
+        ) {
             existing.status = status
             statusAdvanced = true
         }

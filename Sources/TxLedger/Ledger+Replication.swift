@@ -11,7 +11,11 @@ extension Ledger {
     /// or has never said.
     public func changes(vault: String, forPeer peer: ReplicaID? = nil) async throws -> ChangeSet {
         try await read { store in
-            let header = try Self.header(vault, since: try peer.map { try store.acknowledged(vault, by: $0) } ?? 0, store: store)
+            let header = try Self.header(
+                vault,
+                since: try peer.map { try store.acknowledged(vault, by: $0) } ?? 0,
+                store: store
+            )
             return ChangeSet(header: header, records: try store.fetchStored(vault: vault, changedAfter: header.since))
         }
     }
@@ -24,14 +28,22 @@ extension Ledger {
     static func header(_ vault: String, since: Int64, store: RecordStore) throws -> ChangeSetHeader {
         let through = try LedgerMeta.seq(store.db)
         let held = try store.held(vault)
-        var since = since, lineage = try store.epochs(from: since > 0 ? since : through)
+        var since = since
+        var lineage = try store.epochs(from: since > 0 ? since : through)
         if lineage.count > ChangeSetHeader.maxEpochs {
             since = 0
             lineage = try store.epochs(from: through)
         }
-        return ChangeSetHeader(vaultId: vault, origin: try LedgerMeta.replicaID(store.db), since: since, through: through,
-                               knowledge: held.mapValues(\.seq), knowledgeEpochs: held.compactMapValues(\.epoch),
-                               lineage: lineage, clearedThrough: try store.watermark(vault).stamp)
+        return ChangeSetHeader(
+            vaultId: vault,
+            origin: try LedgerMeta.replicaID(store.db),
+            since: since,
+            through: through,
+            knowledge: held.mapValues(\.seq),
+            knowledgeEpochs: held.compactMapValues(\.epoch),
+            lineage: lineage,
+            clearedThrough: try store.watermark(vault).stamp
+        )
     }
 
     /// Merges change sets into this replica, all in one transaction: afterwards this replica
@@ -44,9 +56,19 @@ extension Ledger {
             var report = MergeReport()
             for changes in changeSets {
                 for record in changes.records where record.facts.value.vaultId != changes.vaultId {
-                    throw LedgerError.invalidInput(field: "change set", reason: "a change set for vault '\(changes.vaultId)' carries record \(record.id) of another vault")
+                    throw LedgerError.invalidInput(
+                        field: "change set",
+                        reason:
+                            "a change set for vault '\(changes.vaultId)' carries record \(record.id) of another vault"
+                    )
                 }
-                try Self.merge(changes.header, records: changes.records.forEach, into: store, stamps: &stamps, report: &report)
+                try Self.merge(
+                    changes.header,
+                    records: changes.records.forEach,
+                    into: store,
+                    stamps: &stamps,
+                    report: &report
+                )
             }
             return report
         }
@@ -56,7 +78,10 @@ extension Ledger {
 
     func warnAboutFutureStamps(_ report: MergeReport) {
         if report.futureStamps > 0 {
-            options.logger.warning("merged stamps far ahead of this clock; they did not advance it", metadata: ["count": "\(report.futureStamps)"])
+            options.logger.warning(
+                "merged stamps far ahead of this clock; they did not advance it",
+                metadata: ["count": "\(report.futureStamps)"]
+            )
         }
     }
 
@@ -82,8 +107,13 @@ extension Ledger {
 
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
-    static func merge(_ header: ChangeSetHeader, records: ((RecordState) throws -> Void) throws -> Void,
-                      into store: RecordStore, stamps: inout StampSource, report: inout MergeReport) throws {
+    static func merge(
+        _ header: ChangeSetHeader,
+        records: ((RecordState) throws -> Void) throws -> Void,
+        into store: RecordStore,
+        stamps: inout StampSource,
+        report: inout MergeReport
+    ) throws {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
         // A vault heard of is a vault held, even before any of its records: a new device that
         // imported an empty delta can export what it holds (nothing) and so be sent the rest.
@@ -111,12 +141,15 @@ extension Ledger {
             for incoming in batch {
                 let local = stored[incoming.id]
                 if let local, local.facts.value.vaultId != vault {
-                    throw LedgerError.invalidInput(field: "change set", reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here")
+                    throw LedgerError.invalidInput(
+                        field: "change set",
+                        reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here"
+                    )
                 }
                 let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
                 if let result = merge.result {
                     try store.save(result)
-                    stored[incoming.id] = result // the same id again in this batch merges into this
+                    stored[incoming.id] = result  // the same id again in this batch merges into this
                 }
                 report.add(merge.report)
             }
@@ -138,8 +171,13 @@ extension Ledger {
         // Knowledge: what this replica now holds of the origin and of the replicas it knows,
         // what the origin holds of this replica, and whether this file was restored or copied.
         let me = stamps.clock.replica
-        let renamed = try KnowledgeMerge(header: header, store: store, me: me, made: store.changeSeq - 1,
-                                         now: stamps.wallClock().millis).apply(&report)
+        let renamed = try KnowledgeMerge(
+            header: header,
+            store: store,
+            me: me,
+            made: store.changeSeq - 1,
+            now: stamps.wallClock().millis
+        ).apply(&report)
         if renamed != me { stamps.adopt(renamed) }
     }
 }
@@ -147,7 +185,9 @@ extension Ledger {
 extension RecordState {
     /// Every stamp the state carries, a newer version's registers' included.
     var stamps: [Stamp] {
-        [facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp].compactMap { $0 }
+        [facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp].compactMap {
+            $0
+        }
             + newerRegisters.values.map(\.stamp)
     }
 }

@@ -22,8 +22,11 @@ extension Ledger {
     ///
     /// - Returns: the record afterwards, its status before, and whether the status changed; or
     ///   `nil` if the record is gone (a vault clear arrived meanwhile).
-    func recordCheck(_ id: TransactionID, update: StatusUpdate?,
-                     checkedAt: Date) async throws -> (record: TransactionRecord, previous: TransactionStatus, changed: Bool)? {
+    func recordCheck(
+        _ id: TransactionID,
+        update: StatusUpdate?,
+        checkedAt: Date
+    ) async throws -> (record: TransactionRecord, previous: TransactionStatus, changed: Bool)? {
         let checkedAt = Date(millis: checkedAt.millis)
         return try await write { store, stamps in
             guard var state = try store.fetch(id: id) else { return nil }

@@ -26,8 +26,12 @@ extension Ledger {
     }
 
     /// Applies `update` to `state` through the lattice, stamping it if it changes anything.
-    static func apply(_ update: StatusUpdate, to state: inout RecordState, _ store: RecordStore,
-                      _ stamps: inout StampSource) throws -> StatusUpdateResult {
+    static func apply(
+        _ update: StatusUpdate,
+        to state: inout RecordState,
+        _ store: RecordStore,
+        _ stamps: inout StampSource
+    ) throws -> StatusUpdateResult {
         let update = try update.validated()
         let previous = state.status.status
         let floor = try writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
@@ -62,8 +66,12 @@ extension Ledger {
 
     /// Writes a last-writer-wins annotation register with a fresh stamp, unless it already
     /// holds `value` (or was never written and `value` is its unset value).
-    private func annotate<V: Hashable & Sendable>(_ id: TransactionID, _ register: WritableKeyPath<RecordState, Register<V>?> & Sendable,
-                                                  _ value: V, unset: V) async throws -> TransactionRecord {
+    private func annotate<V: Hashable & Sendable>(
+        _ id: TransactionID,
+        _ register: WritableKeyPath<RecordState, Register<V>?> & Sendable,
+        _ value: V,
+        unset: V
+    ) async throws -> TransactionRecord {
         try await write { store, stamps in
             var state = try Self.existing(id, in: store)
             try Self.annotate(&state, register, value, unset: unset, store, &stamps)
@@ -75,8 +83,14 @@ extension Ledger {
     /// unless the register already holds it.
     /// - Returns: whether it wrote.
     @discardableResult
-    static func annotate<V: Hashable & Sendable>(_ state: inout RecordState, _ register: WritableKeyPath<RecordState, Register<V>?>,
-                                                _ value: V, unset: V, _ store: RecordStore, _ stamps: inout StampSource) throws -> Bool {
+    static func annotate<V: Hashable & Sendable>(
+        _ state: inout RecordState,
+        _ register: WritableKeyPath<RecordState, Register<V>?>,
+        _ value: V,
+        unset: V,
+        _ store: RecordStore,
+        _ stamps: inout StampSource
+    ) throws -> Bool {
         guard (state[keyPath: register]?.value ?? unset) != value else { return false }
         let floor = try writeFloor(state, [state[keyPath: register]?.stamp], store)
         state[keyPath: register] = Register(value, stamp: try stamps.next(after: floor))

@@ -42,12 +42,15 @@ public final class Ledger: Sendable {
         /// Thirty days.
         public static let defaultPeerHorizonMillis: Int64 = 30 * 24 * 60 * 60 * 1000
 
-        public init(wallClock: @escaping @Sendable () -> Date = { Date() },
-                    logger: Logger = Logger(label: "txledger"),
-                    maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis,
-                    peerHorizonMillis: Int64 = Options.defaultPeerHorizonMillis,
-                    readOnly: Bool = false, sharedContainer: Bool = false,
-                    externalChangesPollMillis: Int64 = Options.defaultExternalChangesPollMillis) {
+        public init(
+            wallClock: @escaping @Sendable () -> Date = { Date() },
+            logger: Logger = Logger(label: "txledger"),
+            maxForwardDriftMillis: Int64 = Options.defaultMaxForwardDriftMillis,
+            peerHorizonMillis: Int64 = Options.defaultPeerHorizonMillis,
+            readOnly: Bool = false,
+            sharedContainer: Bool = false,
+            externalChangesPollMillis: Int64 = Options.defaultExternalChangesPollMillis
+        ) {
             self.readOnly = readOnly
             self.sharedContainer = sharedContainer
             self.externalChangesPollMillis = externalChangesPollMillis
@@ -83,7 +86,10 @@ public final class Ledger: Sendable {
             }
         } else {
             do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
             } catch {
                 throw LedgerError.unreadableDatabase(path: path, reason: "its folder cannot be created")
             }
@@ -119,7 +125,8 @@ public final class Ledger: Sendable {
     /// once the WAL holds 8192 pages (32 MiB at 4 KiB pages) instead of SQLite's 1000, so a
     /// series of commits does not copy and fsync the same index pages again and again; and the
     /// WAL cut back to 32 MiB when it is reset, so a large import does not leave a large file.
-    static let connectionPragmas = "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; "
+    static let connectionPragmas =
+        "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; "
         + "PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432"
 
     /// How long a connection waits for another process's transaction (an import holds the
@@ -153,7 +160,10 @@ public final class Ledger: Sendable {
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 if readOnly {
                     guard try pool.read(migrator.hasCompletedMigrations) else {
-                        throw LedgerError.unreadableDatabase(path: path, reason: "it was written by an older TxLedger; open it once with txledger to upgrade it")
+                        throw LedgerError.unreadableDatabase(
+                            path: path,
+                            reason: "it was written by an older TxLedger; open it once with txledger to upgrade it"
+                        )
                     }
                 } else {
                     try migrate(pool, with: migrator)
@@ -201,9 +211,13 @@ public final class Ledger: Sendable {
             throw LedgerError.newerSchema(path: path)
         }
         let isOurs = try db.tableExists("grdb_migrations")
-        let userTables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0
+        let userTables =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0
         if !isOurs && userTables > 0 {
-            throw LedgerError.unreadableDatabase(path: path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
+            throw LedgerError.unreadableDatabase(
+                path: path,
+                reason: "it is a SQLite database of another program, not a TxLedger ledger"
+            )
         }
     }
 
@@ -228,8 +242,10 @@ public final class Ledger: Sendable {
     /// Runs `body` in one write transaction, with the clock and change sequence number loaded at
     /// its start and saved at its end if it used them. Everything `body` writes commits together
     /// or not at all.
-    func write<T: Sendable>(_ body: @escaping @Sendable (RecordStore, inout StampSource) throws -> T) async throws -> T {
-        let path = path, options = options
+    func write<T: Sendable>(_ body: @escaping @Sendable (RecordStore, inout StampSource) throws -> T) async throws -> T
+    {
+        let path = path
+        let options = options
         return try await mapStorageErrors {
             try await pool.write { db in
                 let meta = try LedgerMeta.load(db, maxForwardDrift: options.maxForwardDriftMillis)
@@ -237,8 +253,14 @@ public final class Ledger: Sendable {
                 let store = RecordStore(db, path: path, changeSeq: meta.seq + 1)
                 let result = try body(store, &stamps)
                 let renamed = stamps.clock.replica != meta.clock.replica
-                if store.changed { try startEpochIfNeeded(fileEpoch: renamed ? nil : meta.epoch, at: store.changeSeq, db) }
-                try LedgerMeta.save(clock: stamps.issued ? stamps.clock : nil, seq: store.changed ? store.changeSeq : nil, db)
+                if store.changed {
+                    try startEpochIfNeeded(fileEpoch: renamed ? nil : meta.epoch, at: store.changeSeq, db)
+                }
+                try LedgerMeta.save(
+                    clock: stamps.issued ? stamps.clock : nil,
+                    seq: store.changed ? store.changeSeq : nil,
+                    db
+                )
                 if renamed { identity.set(stamps.clock.replica) }
                 return result
             }

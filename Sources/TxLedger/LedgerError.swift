@@ -58,11 +58,13 @@ extension LedgerError: LocalizedError {
         case let .unknownVault(vault):
             return "this ledger holds no vault '\(vault)'"
         case let .ambiguous(hash, ids):
-            return "hash '\(hash)' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
+            return
+                "hash '\(hash)' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
         case let .unreadableDatabase(path, reason):
             return "cannot open ledger '\(path)': \(reason); the file was left untouched"
         case let .newerSchema(path):
-            return "ledger '\(path)' was written by a newer TxLedger; upgrade TxLedger to open it (the file was left untouched)"
+            return
+                "ledger '\(path)' was written by a newer TxLedger; upgrade TxLedger to open it (the file was left untouched)"
         case .invalidCursor:
             return "invalid cursor: pass back the nextCursor value of a previous page unchanged"
         case let .storage(path, reason):

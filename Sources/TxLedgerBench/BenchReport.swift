@@ -7,7 +7,8 @@ final class BenchReport {
 
     /// The scenario names of the JSON object, all present after a run of every group.
     static let requiredNames = [
-        "record.batch", "record.single", "merge.100k", "bundle.export.100k", "bundle.import.100k", "bundle.reimport.100k",
+        "record.batch", "record.single", "merge.100k", "bundle.export.100k", "bundle.import.100k",
+        "bundle.reimport.100k",
         "bundle.bytes_per_record", "delta.export.1m", "delta.bytes", "query.first_page.1m", "query.filtered_page.1m",
         "query.page_1000.1m", "query.pending.1m", "memory.import.1m_mb",
         "folder.sync.nothing_new", "folder.sync.write_10", "folder.sync.read_10", "folder.bytes",
@@ -25,12 +26,14 @@ final class BenchReport {
     }
 
     static var header: String {
-        pad("scenario", 24) + pad("value", 14, right: true) + "  " + pad("unit", 10) + pad("baseline", 14, right: true) + pad("ratio", 8, right: true) + "  baseline is"
+        pad("scenario", 24) + pad("value", 14, right: true) + "  " + pad("unit", 10) + pad("baseline", 14, right: true)
+            + pad("ratio", 8, right: true) + "  baseline is"
     }
 
     static func row(_ name: String, _ m: Measurement) -> String {
         pad(name, 24) + pad(format(m.value), 14, right: true) + "  " + pad(m.unit, 10)
-            + pad(m.baseline.map(format) ?? "-", 14, right: true) + pad(m.ratio.map { String(format: "%.2f", $0) } ?? "-", 8, right: true)
+            + pad(m.baseline.map(format) ?? "-", 14, right: true)
+            + pad(m.ratio.map { String(format: "%.2f", $0) } ?? "-", 8, right: true)
             + "  " + (m.baselineName ?? "")
     }
 

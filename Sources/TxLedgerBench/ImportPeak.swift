@@ -35,11 +35,11 @@ enum ImportPeak {
         #if canImport(Darwin)
         var usage = rusage()
         getrusage(RUSAGE_SELF, &usage)
-        return Int(usage.ru_maxrss) // bytes on Darwin
+        return Int(usage.ru_maxrss)  // bytes on Darwin
         #else
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024 // "VmHWM:   123456 kB"
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024  // "VmHWM:   123456 kB"
         #endif
     }
 }

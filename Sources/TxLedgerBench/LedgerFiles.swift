@@ -25,7 +25,9 @@ struct LedgerFiles {
     }
 
     func remove(_ name: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path(name) + suffix)
+        }
     }
 
     func size(_ name: String) throws -> Int {

@@ -13,7 +13,13 @@ struct Measurement: Encodable {
 
     /// A time or a size, and optionally the baseline's.
     static func cost(_ value: Double, unit: String, baseline: Double? = nil, name: String? = nil) -> Measurement {
-        Measurement(value: value, unit: unit, baseline: baseline, ratio: baseline.map { value / $0 }, baselineName: name)
+        Measurement(
+            value: value,
+            unit: unit,
+            baseline: baseline,
+            ratio: baseline.map { value / $0 },
+            baselineName: name
+        )
     }
 
     /// A rate (higher is better), and optionally the baseline's rate.

@@ -19,7 +19,9 @@ final class RawSQLite {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
             throw Failure(description: "cannot open \(path)")
         }
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536")
+        try execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536"
+        )
     }
 
     deinit { sqlite3_close_v2(db) }
@@ -44,13 +46,15 @@ final class RawSQLite {
         while true {
             switch sqlite3_step(statement) {
             case SQLITE_ROW:
-                result.append((0..<width).map { column in
-                    switch sqlite3_column_type(statement, column) {
-                    case SQLITE_NULL: .null
-                    case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
-                    default: .text(String(cString: sqlite3_column_text(statement, column)))
+                result.append(
+                    (0..<width).map { column in
+                        switch sqlite3_column_type(statement, column) {
+                        case SQLITE_NULL: .null
+                        case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                        default: .text(String(cString: sqlite3_column_text(statement, column)))
+                        }
                     }
-                })
+                )
             case SQLITE_DONE: return result
             default: throw failure(sql)
             }

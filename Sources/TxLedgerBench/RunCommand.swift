@@ -12,7 +12,10 @@ struct RunCommand: AsyncParsableCommand {
     var json: String?
     @Option(help: "Work in this directory and leave it there (default: a temporary one, removed afterwards).")
     var directory: String?
-    @Option(help: "Only these scenario groups, comma-separated: record, merge, bundle, large, folder (merge and bundle also run record, whose ledger they use).")
+    @Option(
+        help:
+            "Only these scenario groups, comma-separated: record, merge, bundle, large, folder (merge and bundle also run record, whose ledger they use)."
+    )
     var only: String = "record,merge,bundle,large,folder"
 
     static let allGroups: Set = ["record", "merge", "bundle", "large", "folder"]
@@ -26,28 +29,41 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         guard scale > 0, scale <= 10 else { throw ValidationError("--scale must be above 0 and at most 10") }
         let unknown = groups.subtracting(Self.allGroups)
-        guard unknown.isEmpty else { throw ValidationError("--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, large, folder") }
+        guard unknown.isEmpty else {
+            throw ValidationError(
+                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, large, folder"
+            )
+        }
     }
 
     func run() async throws {
         let groups = groups
-        let directory = directory ?? NSTemporaryDirectory() + "txledger-bench-\(ProcessInfo.processInfo.processIdentifier)"
+        let directory =
+            directory ?? NSTemporaryDirectory() + "txledger-bench-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { if self.directory == nil { try? FileManager.default.removeItem(atPath: directory) } }
 
         let sizes = BenchSizes(scale: scale)
         let files = LedgerFiles(directory: directory)
         let report = BenchReport()
-        print("txledger-bench: scale \(scale) (\(sizes.batch) / \(sizes.single) / \(sizes.large) records), in \(directory)")
+        print(
+            "txledger-bench: scale \(scale) (\(sizes.batch) / \(sizes.single) / \(sizes.large) records), in \(directory)"
+        )
         print(BenchReport.header)
         let workload = Workload(vault: "main", count: sizes.batch)
         if groups.contains("record") {
             let replicaA = try await RecordScenario(sizes: sizes, files: files, report: report).run(workload: workload)
             if groups.contains("merge") {
-                try await MergeScenario(sizes: sizes, files: files, report: report).run(replicaA: replicaA, workload: workload)
+                try await MergeScenario(sizes: sizes, files: files, report: report).run(
+                    replicaA: replicaA,
+                    workload: workload
+                )
             }
             if groups.contains("bundle") {
-                try await BundleScenario(sizes: sizes, files: files, report: report).run(replicaA: replicaA, vault: workload.vault)
+                try await BundleScenario(sizes: sizes, files: files, report: report).run(
+                    replicaA: replicaA,
+                    vault: workload.vault
+                )
             }
         }
         if groups.contains("large") {

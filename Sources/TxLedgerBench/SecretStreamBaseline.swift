@@ -24,8 +24,20 @@ enum SecretStreamBaseline {
             repeat {
                 let count = min(remaining, chunkSize)
                 remaining -= count
-                let tag = remaining == 0 ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message()
-                crypto_secretstream_xchacha20poly1305_push(&state, &ciphertext, nil, plaintext, UInt64(count), nil, 0, UInt8(tag))
+                let tag =
+                    remaining == 0
+                    ? crypto_secretstream_xchacha20poly1305_tag_final()
+                    : crypto_secretstream_xchacha20poly1305_tag_message()
+                crypto_secretstream_xchacha20poly1305_push(
+                    &state,
+                    &ciphertext,
+                    nil,
+                    plaintext,
+                    UInt64(count),
+                    nil,
+                    0,
+                    UInt8(tag)
+                )
             } while remaining > 0
         }
     }

@@ -5,13 +5,25 @@ import TxLedger
 /// The history filters as flags, shared by `list` and `export-csv` (Specs/cli.md).
 struct HistoryFilterOptions: ParsableArguments {
     @Option(help: "overview (default), swaps, sends or signatures.") var tab: String?
-    @Option(name: .customLong("chain"), help: ArgumentHelp("Only these chains (repeat, or separate with commas).", valueName: "chain"))
+    @Option(
+        name: .customLong("chain"),
+        help: ArgumentHelp("Only these chains (repeat, or separate with commas).", valueName: "chain")
+    )
     var chains: [String] = []
-    @Option(name: .customLong("token"), help: ArgumentHelp("Only these token symbols or contracts, either side of a swap.", valueName: "token"))
+    @Option(
+        name: .customLong("token"),
+        help: ArgumentHelp("Only these token symbols or contracts, either side of a swap.", valueName: "token")
+    )
     var tokens: [String] = []
-    @Option(help: ArgumentHelp("From this time on (ISO 8601; a bare date is midnight UTC).", valueName: "time")) var since: String?
-    @Option(help: ArgumentHelp("Before this time (ISO 8601; a bare date includes that whole UTC day).", valueName: "time")) var until: String?
-    @Option(name: .customLong("status"), help: ArgumentHelp("Only these statuses: broadcasted, pending, confirmed, failed.", valueName: "status"))
+    @Option(help: ArgumentHelp("From this time on (ISO 8601; a bare date is midnight UTC).", valueName: "time"))
+    var since: String?
+    @Option(
+        help: ArgumentHelp("Before this time (ISO 8601; a bare date includes that whole UTC day).", valueName: "time")
+    ) var until: String?
+    @Option(
+        name: .customLong("status"),
+        help: ArgumentHelp("Only these statuses: broadcasted, pending, confirmed, failed.", valueName: "status")
+    )
     var statuses: [String] = []
     @Option(name: .customLong("provider"), help: ArgumentHelp("Only swaps by these providers.", valueName: "provider"))
     var providers: [String] = []
@@ -21,8 +33,12 @@ struct HistoryFilterOptions: ParsableArguments {
     /// The filter these flags describe, for one vault or all of them.
     /// - Throws: `LedgerError.invalidInput` for an unknown tab, chain or status, or a malformed time.
     func filter(vault: String?) throws -> HistoryFilter {
-        var filter = HistoryFilter(vault: vault, tab: try tab.map(HistoryTab.init(parsing:)) ?? .overview,
-                                   includeHidden: includeHidden, search: search)
+        var filter = HistoryFilter(
+            vault: vault,
+            tab: try tab.map(HistoryTab.init(parsing:)) ?? .overview,
+            includeHidden: includeHidden,
+            search: search
+        )
         filter.chains = Set(try Self.split(chains).map(Chain.init(parsing:)))
         filter.tokens = Set(Self.split(tokens))
         filter.providers = Set(Self.split(providers))
@@ -41,6 +57,8 @@ struct HistoryFilterOptions: ParsableArguments {
     }
 
     private static func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
     }
 }

@@ -5,11 +5,20 @@ import TxLedger
 /// Where a bundle's secret comes from: a key file, or a passphrase from an environment
 /// variable, a file or a prompt. Never from the command line itself, which other users can see.
 struct SecretOptions: ParsableArguments {
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("Sync key file (from `txledger keygen`).", valueName: "file"))
+    @Option(
+        name: .customLong("key-file"),
+        help: ArgumentHelp("Sync key file (from `txledger keygen`).", valueName: "file")
+    )
     var keyFile: String?
-    @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("Environment variable holding the passphrase.", valueName: "name"))
+    @Option(
+        name: .customLong("passphrase-env"),
+        help: ArgumentHelp("Environment variable holding the passphrase.", valueName: "name")
+    )
     var passphraseEnv: String?
-    @Option(name: .customLong("passphrase-file"), help: ArgumentHelp("File whose first line is the passphrase.", valueName: "file"))
+    @Option(
+        name: .customLong("passphrase-file"),
+        help: ArgumentHelp("File whose first line is the passphrase.", valueName: "file")
+    )
     var passphraseFile: String?
 
     func validate() throws {
@@ -41,14 +50,18 @@ struct SecretOptions: ParsableArguments {
     /// The secret, required.
     func requiredSecret(confirm: Bool) throws -> BundleSecret {
         guard let secret = try secret(ask: true, confirm: confirm) else {
-            throw ValidationError("give --key-file, --passphrase-env or --passphrase-file (or run on a terminal to be asked)")
+            throw ValidationError(
+                "give --key-file, --passphrase-env or --passphrase-file (or run on a terminal to be asked)"
+            )
         }
         return secret
     }
 
     /// Reads a passphrase from the terminal without echo (`getpass`), then wipes its buffer.
     private static func prompt(_ text: String) throws -> Passphrase {
-        guard let typed = getpass(text) else { throw BundleError.invalidPassphrase("it could not be read from the terminal") }
+        guard let typed = getpass(text) else {
+            throw BundleError.invalidPassphrase("it could not be read from the terminal")
+        }
         let bytes = UnsafeMutableRawBufferPointer(start: typed, count: strlen(typed))
         defer { bytes.initializeMemory(as: UInt8.self, repeating: 0) }
         return try Passphrase(copying: UnsafeRawBufferPointer(bytes))

@@ -15,19 +15,28 @@ struct TxLedgerCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InitCommand.self, RecordCommand.self, StatusCommand.self, NoteCommand.self, LabelCommand.self,
-            HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, ExportCSVCommand.self, RefreshCommand.self, MergeCommand.self, ClearCommand.self,
-            KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PeersCommand.self, ForgetCommand.self,
+            HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, ExportCSVCommand.self,
+            RefreshCommand.self, MergeCommand.self, ClearCommand.self,
+            KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PeersCommand.self,
+            ForgetCommand.self,
             SyncCommand.self, ExportLabelsCommand.self, ImportLabelsCommand.self,
-        ])
+        ]
+    )
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Ledger file. Default: $TXLEDGER_DB, else the platform's data folder.", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ledger file. Default: $TXLEDGER_DB, else the platform's data folder.",
+            valueName: "path"
+        )
+    )
     var db: String?
 
     static func main() async {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["TXLEDGER_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+            handler.logLevel =
+                ProcessInfo.processInfo.environment["TXLEDGER_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
             return handler
         }
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -40,7 +41,8 @@ struct ConcurrentProcessesTests {
         let key = folder.path("vault.key")
         try await cli.run(["keygen", "--out", key])
         let keySecret = BundleSecret.syncKey(try SyncKey(contentsOfFile: key))
-        var bundles: [String] = [], imported: [TransactionRecord] = []
+        var bundles: [String] = []
+        var imported: [TransactionRecord] = []
         for (vault, count) in [("vault-1", 1500), ("vault-2", 300)] {
             let other = try await TestLedger()
             let records = try (1...count).map { try Fixture.minimalSend(vault: vault, hash: $0) }
@@ -57,14 +59,19 @@ struct ConcurrentProcessesTests {
         }
 
         func send(_ n: Int) -> [String] {
-            ["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", Fixture.evmHash(100_000 + n), "--to", Fixture.evmAddress(2),
-             "--amount", "1.5", "--token", "ETH", "--at", "2025-07-01T00:00:00Z"]
+            [
+                "record", "send", "--vault", "main", "--chain", "ethereum", "--hash", Fixture.evmHash(100_000 + n),
+                "--to", Fixture.evmAddress(2),
+                "--amount", "1.5", "--token", "ETH", "--at", "2025-07-01T00:00:00Z",
+            ]
         }
         let actors: [[[String]]] = [
             (1...12).map(send),
             (13...24).flatMap { [send($0), ["note", Fixture.evmHash(100_000 + $0), "note \($0)"]] },
             bundles.map { ["import", $0, "--key-file", key] },
-            (1...4).map { _ in ["refresh", "--vault", "watched", "--timeout", "30", "--endpoint", "eth=\(rpc.url.absoluteString)"] },
+            (1...4).map { _ in
+                ["refresh", "--vault", "watched", "--timeout", "30", "--endpoint", "eth=\(rpc.url.absoluteString)"]
+            },
         ]
         let results = try await withThrowingTaskGroup(of: [(arguments: [String], result: CLI.Result)].self) { group in
             for commands in actors {
@@ -93,15 +100,26 @@ struct ConcurrentProcessesTests {
         }
         var expected = Set<Entry>()
         for n in 1...24 {
-            expected.insert(Entry(vault: "main", hash: Fixture.evmHash(100_000 + n), status: .broadcasted, note: n > 12 ? "note \(n)" : nil))
+            expected.insert(
+                Entry(
+                    vault: "main",
+                    hash: Fixture.evmHash(100_000 + n),
+                    status: .broadcasted,
+                    note: n > 12 ? "note \(n)" : nil
+                )
+            )
         }
         for record in watched {
             expected.insert(Entry(vault: "watched", hash: record.facts.txHash, status: .confirmed, note: nil))
         }
         for record in imported {
-            expected.insert(Entry(vault: record.facts.vaultId, hash: record.facts.txHash, status: record.status, note: record.note))
+            expected.insert(
+                Entry(vault: record.facts.vaultId, hash: record.facts.txHash, status: record.status, note: record.note)
+            )
         }
-        let actual = try await ledger.all().map { Entry(vault: $0.facts.vaultId, hash: $0.facts.txHash, status: $0.status, note: $0.note) }
+        let actual = try await ledger.all().map {
+            Entry(vault: $0.facts.vaultId, hash: $0.facts.txHash, status: $0.status, note: $0.note)
+        }
         #expect(actual.count == expected.count)
         #expect(Set(actual) == expected, "\(Set(actual).symmetricDifference(expected).prefix(5))")
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -33,7 +34,12 @@ import Testing
         let source = try await Self.open(folder.path("source.sqlite"))
         try await source.record(try BundleFixture.manyRecords(Self.records))
         let bundle = folder.path("big.txb")
-        try await source.exportBundle(vault: "vault-1", to: bundle, secret: .syncKey(try SyncKey(contentsOfFile: key)), scope: .full)
+        try await source.exportBundle(
+            vault: "vault-1",
+            to: bundle,
+            secret: .syncKey(try SyncKey(contentsOfFile: key)),
+            scope: .full
+        )
         try await expectAllOrNothing(["import", bundle, "--key-file", key])
     }
 
@@ -50,8 +56,11 @@ import Testing
     @Test func aRecordLoopKilledAtRandomKeepsEveryAcknowledgedRecord() async throws {
         let cli = CLI(db: try copy(pristine, as: "loop.sqlite"))
         func send(_ n: Int) -> [String] {
-            ["record", "send", "--vault", "loop", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to", Fixture.evmAddress(2),
-             "--amount", "0.000000000000000001", "--token", "ETH", "--at", "2025-07-01T00:00:00Z"]
+            [
+                "record", "send", "--vault", "loop", "--chain", "ethereum", "--hash", Fixture.evmHash(n), "--to",
+                Fixture.evmAddress(2),
+                "--amount", "0.000000000000000001", "--token", "ETH", "--at", "2025-07-01T00:00:00Z",
+            ]
         }
         let first = try await KilledRun.run(cli, send(1), killAt: .never)
         try #require(first.status == 0)
@@ -60,7 +69,8 @@ import Testing
         var rng = Xoshiro(seed: (7, 7, 7, 7))
         for n in 2...30 {
             // Two in three runs are killed, somewhere between the start and a little past a whole run.
-            let moment: KilledRun.Moment = n % 3 == 0 ? .never : .after(first.seconds * Double.random(in: 0.1...1.2, using: &rng))
+            let moment: KilledRun.Moment =
+                n % 3 == 0 ? .never : .after(first.seconds * Double.random(in: 0.1...1.2, using: &rng))
             let outcome = try await KilledRun.run(cli, send(n), killAt: moment)
             if outcome.killed {
                 killed += 1
@@ -69,8 +79,13 @@ import Testing
             }
             let ledger = try await Self.open(cli.db)
             try Self.expectIntact(ledger)
-            let stored = Set(try await ledger.list(HistoryFilter(vault: "loop"), limit: 100).items.compactMap(\.facts.txHash))
-            #expect(acknowledged.isSubset(of: stored), "after run \(n) (\(moment)): \(acknowledged.subtracting(stored).count) acknowledged records are missing")
+            let stored = Set(
+                try await ledger.list(HistoryFilter(vault: "loop"), limit: 100).items.compactMap(\.facts.txHash)
+            )
+            #expect(
+                acknowledged.isSubset(of: stored),
+                "after run \(n) (\(moment)): \(acknowledged.subtracting(stored).count) acknowledged records are missing"
+            )
         }
         #expect(killed >= 5 && acknowledged.count >= 10, "killed \(killed), acknowledged \(acknowledged.count)")
     }
@@ -79,7 +94,10 @@ import Testing
     /// copies killed at fractions of that run's time and of the size its write-ahead log
     /// reached: each killed copy must open intact and equal either the pristine ledger or the
     /// completed one. Some kills must land inside the write for the test to mean anything.
-    private func expectAllOrNothing(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expectAllOrNothing(
+        _ arguments: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let reference = try copy(pristine, as: "reference.sqlite")
         let complete = try await KilledRun.run(CLI(db: reference), arguments, killAt: .never)
         try #require(!complete.killed && complete.status == 0, sourceLocation: sourceLocation)
@@ -87,7 +105,8 @@ import Testing
         let none = try await ReplicaSnapshot(try await Self.open(pristine))
         try #require(all != none, sourceLocation: sourceLocation)
 
-        let moments: [KilledRun.Moment] = [0.1, 0.25, 0.4, 0.55, 0.7, 0.85].map { .after(complete.seconds * $0) }
+        let moments: [KilledRun.Moment] =
+            [0.1, 0.25, 0.4, 0.55, 0.7, 0.85].map { .after(complete.seconds * $0) }
             + [1.0 / 16, 0.25, 0.5, 0.75, 0.95].map { .walReaches(Int(Double(complete.largestWAL) * $0)) }
         var insideTheWrite = 0
         for (index, moment) in moments.enumerated() {
@@ -96,10 +115,18 @@ import Testing
             let ledger = try await Self.open(path)
             try Self.expectIntact(ledger, sourceLocation: sourceLocation)
             let state = try await ReplicaSnapshot(ledger)
-            #expect(state == none || state == all, "killed \(moment): neither none nor all of it", sourceLocation: sourceLocation)
+            #expect(
+                state == none || state == all,
+                "killed \(moment): neither none nor all of it",
+                sourceLocation: sourceLocation
+            )
             if outcome.killed && outcome.largestWAL > 0 && state == none { insideTheWrite += 1 }
         }
-        #expect(insideTheWrite >= 3, "only \(insideTheWrite) kills landed inside the write", sourceLocation: sourceLocation)
+        #expect(
+            insideTheWrite >= 3,
+            "only \(insideTheWrite) kills landed inside the write",
+            sourceLocation: sourceLocation
+        )
     }
 
     private func copy(_ path: String, as name: String) throws -> String {

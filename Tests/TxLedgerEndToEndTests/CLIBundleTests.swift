@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -45,13 +46,25 @@ struct CLIBundleTests {
         outputs.append(try await b.run(["status", Fixture.evmHash(1), "failed", "--reason", "reverted"]))
         outputs.append(try await b.run(["note", Fixture.evmHash(4), "from b"]))
 
-        let ab = directory.path("a-to-b.txb"), ba = directory.path("b-to-a.txb")
+        let ab = directory.path("a-to-b.txb")
+        let ba = directory.path("b-to-a.txb")
         outputs.append(try await a.run(["export", "--vault", "main", "--out", ab, "--key-file", key]))
         #expect(outputs.last?.stdout.contains("records: 3") == true, "\(outputs.last!.stderr)")
         outputs.append(try await b.run(["import", ab, "--key-file", key]))
         // b set "failed" after a set "confirmed": b keeps its own, and says so.
-        #expect(outputs.last?.stdout.contains("added 2, changed 0, unchanged 1, cleared 0\nconflict") == true, "\(outputs.last!.stdout)\(outputs.last!.stderr)")
-        outputs.append(try await b.run(["export", "--vault", "main", "--out", ba, "--passphrase-env", "SYNC_PASSPHRASE", "--kdf", "interactive"], environment: env))
+        #expect(
+            outputs.last?.stdout.contains("added 2, changed 0, unchanged 1, cleared 0\nconflict") == true,
+            "\(outputs.last!.stdout)\(outputs.last!.stderr)"
+        )
+        outputs.append(
+            try await b.run(
+                [
+                    "export", "--vault", "main", "--out", ba, "--passphrase-env", "SYNC_PASSPHRASE", "--kdf",
+                    "interactive",
+                ],
+                environment: env
+            )
+        )
         #expect(outputs.last?.status == 0, "\(outputs.last!.stderr)")
         outputs.append(try await a.run(["import", ba, "--passphrase-file", passphraseFile]))
         #expect(outputs.last?.status == 0, "\(outputs.last!.stderr)")
@@ -61,7 +74,10 @@ struct CLIBundleTests {
         #expect(again.stdout.contains("(nothing changed)"))
         outputs.append(again)
         let json = try await a.run(["import", ba, "--passphrase-env", "SYNC_PASSPHRASE", "--json"], environment: env)
-        #expect(json.stdout.contains("\"recordsUnchanged\" : 4") && json.stdout.contains("\"vault\" : \"main\""), "\(json.stdout)")
+        #expect(
+            json.stdout.contains("\"recordsUnchanged\" : 4") && json.stdout.contains("\"vault\" : \"main\""),
+            "\(json.stdout)"
+        )
         outputs.append(json)
 
         // No secret anywhere in what the commands printed.
@@ -74,7 +90,8 @@ struct CLIBundleTests {
     }
 
     @Test func eachFailureHasItsOwnExitCodeAndLeavesTheLedgerAsItWas() async throws {
-        let key = directory.path("vault.key"), other = directory.path("other.key")
+        let key = directory.path("vault.key")
+        let other = directory.path("other.key")
         try await a.run(["keygen", "--out", key])
         try await a.run(["keygen", "--out", other])
         try await a.run(CLI.send(1))
@@ -84,14 +101,23 @@ struct CLIBundleTests {
         let good = try Data(contentsOf: URL(fileURLWithPath: bundle))
         let before = try await b.history()
 
-        func expectFailure(_ bytes: Data?, _ arguments: [String], exit: Int32, _ message: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func expectFailure(
+            _ bytes: Data?,
+            _ arguments: [String],
+            exit: Int32,
+            _ message: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
             let path = directory.path("\(UUID().uuidString).txb")
             if let bytes { try bytes.write(to: URL(fileURLWithPath: path)) }
             let result = try await b.run(["import", path] + arguments)
             #expect(result.status == exit, "\(result.stderr)", sourceLocation: sourceLocation)
-            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("txledger: ") && result.stderr.contains(message),
-                    "\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.stderrLines.count == 1 && result.stderr.hasPrefix("txledger: ")
+                    && result.stderr.contains(message),
+                "\(result.stderr)",
+                sourceLocation: sourceLocation
+            )
             #expect(try await b.history() == before, sourceLocation: sourceLocation)
         }
         try await expectFailure(good, ["--key-file", other], exit: 77, "the sync key does not open this bundle")
@@ -116,10 +142,17 @@ struct CLIBundleTests {
         keyText[8] = keyText[8] == "A" ? "B" : "A"
         try String(keyText).write(toFile: mistyped, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: mistyped)
-        try await expectFailure(good, ["--key-file", mistyped], exit: 65, "its checksum does not match; a character is mistyped")
+        try await expectFailure(
+            good,
+            ["--key-file", mistyped],
+            exit: 65,
+            "its checksum does not match; a character is mistyped"
+        )
 
         let noSecret = try await b.run(["import", bundle])
-        #expect(noSecret.status == 64 && noSecret.stderr.contains("give --key-file, --passphrase-env or --passphrase-file"))
+        #expect(
+            noSecret.status == 64 && noSecret.stderr.contains("give --key-file, --passphrase-env or --passphrase-file")
+        )
         let two = try await b.run(["import", bundle, "--key-file", key, "--passphrase-env", "P"])
         #expect(two.status == 64)
     }
@@ -138,7 +171,10 @@ struct CLIBundleTests {
         #expect(!header.stdout.contains("vault") && !header.stdout.contains("records"))
         let full = try await a.run(["inspect", bundle, "--key-file", key])
         let replica = try await a.run(["init"]).stdout.split(separator: "\n")[1].dropFirst("replica ".count)
-        #expect(full.stdout.contains("vault: main\norigin: replica \(replica)\nchanges: all, through #2\nrecords: 2"), "\(full.stdout)")
+        #expect(
+            full.stdout.contains("vault: main\norigin: replica \(replica)\nchanges: all, through #2\nrecords: 2"),
+            "\(full.stdout)"
+        )
 
         // A key file others can read works, with a warning.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -27,10 +28,16 @@ struct CLICorruptLedgerTests {
         func dataPages() throws -> Data { try Data(contentsOf: url).subdata(in: 4096..<bytes.count) }
         let before = try dataPages()
         let cli = CLI(db: path)
-        for arguments in [["list", "--json", "--limit", "5000"], ["export-csv", "--vault", "vault-1", "--out", dir.path("out.csv")], CLI.send(1),
-                          ["note", Fixture.evmHash(7), "x"], ["import", dir.path("none.txb"), "--key-file", dir.path("none.key")]] {
+        for arguments in [
+            ["list", "--json", "--limit", "5000"], ["export-csv", "--vault", "vault-1", "--out", dir.path("out.csv")],
+            CLI.send(1),
+            ["note", Fixture.evmHash(7), "x"], ["import", dir.path("none.txb"), "--key-file", dir.path("none.key")],
+        ] {
             let result = try await cli.run(arguments)
-            #expect([65, 66, 74].contains(result.status) && result.stderrLines.count == 1, "\(arguments[0]): \(result.status) \(result.stderr)")
+            #expect(
+                [65, 66, 74].contains(result.status) && result.stderrLines.count == 1,
+                "\(arguments[0]): \(result.status) \(result.stderr)"
+            )
             #expect(try dataPages() == before, "\(arguments[0]) left every data page as it was")
         }
         let listing = try await cli.run(["list", "--json", "--limit", "5000"])

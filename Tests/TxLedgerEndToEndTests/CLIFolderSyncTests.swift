@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -28,10 +29,16 @@ struct CLIFolderSyncTests {
 
     func record(_ cli: CLI, _ hashes: ClosedRange<Int>) async throws {
         let records: [[String: Any]] = hashes.map { n in
-            ["vaultId": "main", "kind": "send", "chain": "ethereum", "txHash": Fixture.evmHash(n), "toAddress": Fixture.evmAddress(2),
-             "amount": "1", "token": ["symbol": "ETH"], "timestamp": "2026-01-01T00:00:00Z"]
+            [
+                "vaultId": "main", "kind": "send", "chain": "ethereum", "txHash": Fixture.evmHash(n),
+                "toAddress": Fixture.evmAddress(2),
+                "amount": "1", "token": ["symbol": "ETH"], "timestamp": "2026-01-01T00:00:00Z",
+            ]
         }
-        let result = try await cli.run(["record", "--json", "-"], stdin: try JSONSerialization.data(withJSONObject: records))
+        let result = try await cli.run(
+            ["record", "--json", "-"],
+            stdin: try JSONSerialization.data(withJSONObject: records)
+        )
         try #require(result.status == 0, "\(result.stderr)")
     }
 
@@ -42,18 +49,25 @@ struct CLIFolderSyncTests {
     }
 
     @Test func syncPrintsWhatItDidAndWarnsOfWhatItSkipped() async throws {
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         try await record(a, 1...3)
         let first = try await sync(a)
         #expect(first.stdout == "main: read 0 files (added 0, changed 0), wrote 1, removed 0\n")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
-        try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: folder + "/" + name.dropLast(4) + " (1).txb")
+        try FileManager.default.copyItem(
+            atPath: folder + "/" + name,
+            toPath: folder + "/" + name.dropLast(4) + " (1).txb"
+        )
         let second = try await sync(b, ["--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
         let main = try #require((report["vaults"] as? [String: Any])?["main"] as? [String: Int])
         #expect(main["filesRead"] == 1 && main["recordsAdded"] == 3 && main["filesWritten"] == 1)
         #expect((report["skipped"] as? [[String: Any]])?.count == 1)
-        #expect(second.stderr.contains("txledger: warning: skipped \(name.dropLast(4)) (1).txb: a copy"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("txledger: warning: skipped \(name.dropLast(4)) (1).txb: a copy"),
+            "\(second.stderr)"
+        )
         #expect(try await count(b) == 3)
 
         let missing = try await a.run(["sync", directory.path("nowhere"), "--key-file", key])
@@ -67,7 +81,10 @@ struct CLIFolderSyncTests {
     /// joins late. Every device still in use ends with everything any of them recorded (but
     /// what the lost one never synced), and the folder stays bounded.
     @Test func fourDevicesConvergeThroughTheFolderWhateverHappens() async throws {
-        let a = device("a"), b = device("b"), c = device("c"), late = device("late")
+        let a = device("a")
+        let b = device("b")
+        let c = device("c")
+        let late = device("late")
         func together(_ x: CLI, _ y: CLI) async throws {
             async let first = sync(x)
             async let second = sync(y)
@@ -80,7 +97,9 @@ struct CLIFolderSyncTests {
         try await together(c, a)
         // Hazards: a conflict copy, a cut upload, an empty file, an iCloud placeholder, junk,
         // another key's file.
-        let some = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".txb") }.first)
+        let some = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".txb") }.first
+        )
         let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + some))
         try bytes.write(to: URL(fileURLWithPath: folder + "/" + some.dropLast(4) + " (Bob's conflicted copy).txb"))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: folder + "/txl-00112233445566778899aabb.txb"))
@@ -107,7 +126,7 @@ struct CLIFolderSyncTests {
         try await together(late, a)
         for cli in [b, late, a, b, late] { try await sync(cli) }
 
-        let expected = 24 - 1 // all but C's unsynced record 19
+        let expected = 24 - 1  // all but C's unsynced record 19
         for cli in [a, b, late] {
             #expect(try await count(cli) == expected, "\(cli.db)")
         }
@@ -117,17 +136,29 @@ struct CLIFolderSyncTests {
 
         // Bounded: the bundles of our key weigh at most 1.5 full exports per device that wrote.
         let full = directory.path("full.txb")
-        try #require(try await a.run(["export", "--vault", "main", "--out", full, "--key-file", key, "--full"]).status == 0)
+        try #require(
+            try await a.run(["export", "--vault", "main", "--out", full, "--key-file", key, "--full"]).status == 0
+        )
         let fullSize = try #require(try FileManager.default.attributesOfItem(atPath: full)[.size] as? Int)
-        let ours = try FileManager.default.contentsOfDirectory(atPath: folder).filter { FolderFileName.kind(of: $0) == .bundle }
-            .filter { (try? BundleInfo(contentsOf: folder + "/" + $0, secret: .syncKey(SyncKey(printable: String(contentsOfFile: key, encoding: .utf8))))) != nil }
-        let sizes = try ours.map { try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.size] as? Int) }
+        let ours = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            FolderFileName.kind(of: $0) == .bundle
+        }
+        .filter {
+            (try? BundleInfo(
+                contentsOf: folder + "/" + $0,
+                secret: .syncKey(SyncKey(printable: String(contentsOfFile: key, encoding: .utf8)))
+            )) != nil
+        }
+        let sizes = try ours.map {
+            try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.size] as? Int)
+        }
         // Writers: A, B (its restored id), C (lost), late; B's former id's files are gone.
         #expect(sizes.reduce(0, +) <= 4 * fullSize * 3 / 2, "\(sizes) against a full export of \(fullSize)")
     }
 
     @Test func watchKeepsSyncingUntilInterrupted() async throws {
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         try await record(b, 1...1)
         try await sync(b)
         let watching = Task { try await b.run(["sync", folder, "--key-file", key, "--watch", "--interval", "1"]) }
@@ -157,10 +188,15 @@ struct CLIFolderSyncTests {
         if geteuid() == 0 {
             // Root writes anywhere: run as nobody, who may write its own folder only.
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: home)
-            try FileManager.default.setAttributes([.ownerAccountID: 65534, .posixPermissions: 0o600], ofItemAtPath: keyCopy)
+            try FileManager.default.setAttributes(
+                [.ownerAccountID: 65534, .posixPermissions: 0o600],
+                ofItemAtPath: keyCopy
+            )
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
-            result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                                ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path] + arguments)
+            result = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path] + arguments
+            )
         } else {
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
             result = try await ChildProcess.run(CLI.binary, arguments)

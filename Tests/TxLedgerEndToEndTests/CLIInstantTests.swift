@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -11,12 +12,17 @@ struct CLIInstantTests {
         let dir = try TemporaryDirectory()
         let cli = CLI(db: dir.path("a.sqlite"))
         var rng = Xoshiro(seed: (11, 12, 13, UInt64(Date().timeIntervalSince1970)))
-        let instants = [0, 1, 10, 123, 1_767_225_600_001, 1_767_225_600_007, 1_767_225_600_010, 1_767_225_600_123, Date.maxMillis]
+        let instants =
+            [0, 1, 10, 123, 1_767_225_600_001, 1_767_225_600_007, 1_767_225_600_010, 1_767_225_600_123, Date.maxMillis]
             + (1...111).map { _ in Int64.random(in: 0...Date.maxMillis, using: &rng) }
         let records: [[String: Any]] = instants.enumerated().map { n, millis in
-            ["vaultId": "main", "kind": "send", "chain": "ethereum", "txHash": Fixture.evmHash(n + 1), "toAddress": Fixture.evmAddress(2),
-             "amount": "1", "token": ["symbol": "ETH"], "timestamp": ISO8601.string(millis: millis), "status": "confirmed",
-             "confirmedAt": ISO8601.string(millis: Date.maxMillis - millis)]
+            [
+                "vaultId": "main", "kind": "send", "chain": "ethereum", "txHash": Fixture.evmHash(n + 1),
+                "toAddress": Fixture.evmAddress(2),
+                "amount": "1", "token": ["symbol": "ETH"], "timestamp": ISO8601.string(millis: millis),
+                "status": "confirmed",
+                "confirmedAt": ISO8601.string(millis: Date.maxMillis - millis),
+            ]
         }
         let input = try JSONSerialization.data(withJSONObject: records)
         let recorded = try await cli.run(["record", "--json", "-"], stdin: input)
@@ -27,7 +33,9 @@ struct CLIInstantTests {
 
         // list --json
         let listed = try await cli.run(["list", "--json", "--limit", "1000"])
-        let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["items"] as? [[String: Any]]
+        let items =
+            try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])["items"]
+            as? [[String: Any]]
         #expect(items?.count == instants.count)
         for item in items ?? [] {
             let hash = try #require(item["txHash"] as? String)
@@ -52,20 +60,29 @@ struct CLIInstantTests {
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").dropFirst()
         #expect(rows.count == instants.count)
         for n in instants.indices {
-            #expect(rows.contains { $0.hasPrefix(expected(n).timestamp + ",") && $0.contains("," + expected(n).confirmedAt + ",") })
+            #expect(
+                rows.contains {
+                    $0.hasPrefix(expected(n).timestamp + ",") && $0.contains("," + expected(n).confirmedAt + ",")
+                }
+            )
         }
 
         // The human list in UTC: the rows' local times are the instants' HH:mm, one each.
         let human = try await cli.run(["list", "--limit", "1000"], environment: ["TZ": "UTC", "NO_COLOR": "1"])
         let times = human.stdout.split(separator: "\n").compactMap { line -> String? in
             let clock = line.drop { $0 == " " }.prefix(6)
-            return clock.count == 6 && clock.dropFirst(5) == " " && clock.dropLast().allSatisfy({ $0.isNumber || $0 == ":" })
+            return clock.count == 6 && clock.dropFirst(5) == " "
+                && clock.dropLast().allSatisfy({ $0.isNumber || $0 == ":" })
                 ? String(clock.prefix(5)) : nil
         }
-        #expect(times.sorted() == instants.map { millis in
-            let t = CivilTime(millis: millis)
-            return String(format: "%02d:%02d", t.hour, t.minute)
-        }.sorted(), "\(human.stdout.prefix(600))")
+        #expect(
+            times.sorted()
+                == instants.map { millis in
+                    let t = CivilTime(millis: millis)
+                    return String(format: "%02d:%02d", t.hour, t.minute)
+                }.sorted(),
+            "\(human.stdout.prefix(600))"
+        )
 
         // The documented copy: list --json | record --json - into another ledger, then the same listing.
         let copy = CLI(db: dir.path("b.sqlite"))

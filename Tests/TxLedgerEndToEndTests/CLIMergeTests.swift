@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -29,7 +30,7 @@ struct CLIMergeTests {
         #expect(intoA.status == 0, "\(intoA.stderr)")
         #expect(intoA.stdout.hasPrefix("added 1, changed 1, unchanged 0, cleared 0"))
         #expect(intoA.stdout.contains("conflict \(try Fixture.minimalSend(vault: "main", hash: 1).id) status: kept"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: b.db)) == bBytes) // the source is never modified
+        #expect(try Data(contentsOf: URL(fileURLWithPath: b.db)) == bBytes)  // the source is never modified
 
         let intoB = try await b.run(["merge", a.db, "--json"])
         let report = try JSONDecoder().decode(MergeReport.self, from: Data(intoB.stdout.utf8))
@@ -48,7 +49,7 @@ struct CLIMergeTests {
         try await a.run(CLI.send(1))
         try await b.run(["merge", a.db])
         #expect(try await a.run(["clear", "--vault", "main"]).stdout == "cleared 1 records of vault main\n")
-        try await b.run(CLI.send(2)) // recorded after the clear
+        try await b.run(CLI.send(2))  // recorded after the clear
         #expect(try await b.run(["merge", a.db]).stdout.hasPrefix("added 0, changed 0, unchanged 0, cleared 1"))
         try await a.run(["merge", b.db])
         let history = try await a.history()
@@ -61,9 +62,11 @@ struct CLIMergeTests {
         let before = try await a.history()
         let garbage = directory.path("garbage.sqlite")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: garbage))
-        for (source, exit, text) in [(garbage, Int32(74), "it is not a SQLite database"),
-                                     (directory.path("missing.sqlite"), 74, "the file does not exist"),
-                                     (a.db, 65, "is this ledger itself")] {
+        for (source, exit, text) in [
+            (garbage, Int32(74), "it is not a SQLite database"),
+            (directory.path("missing.sqlite"), 74, "the file does not exist"),
+            (a.db, 65, "is this ledger itself"),
+        ] {
             let result = try await a.run(["merge", source])
             #expect(result.status == exit, "\(result.stderr)")
             #expect(result.stderrLines.count == 1 && result.stderr.contains(text), "\(result.stderr)")

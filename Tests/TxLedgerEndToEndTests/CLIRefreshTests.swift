@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -32,17 +33,21 @@ struct CLIRefreshTests {
 
     @Test func onePassPrintsWhatChangedWhatIsPendingAndWhatWasNotChecked() async throws {
         let (rpc, esplora) = try await servers()
-        let result = try await cli.run(["refresh", "--timeout", "30", "--endpoint", "eth=\(rpc.url.absoluteString)",
-                                        "--endpoint", "bitcoin=\(esplora.url.absoluteString)"])
+        let result = try await cli.run([
+            "refresh", "--timeout", "30", "--endpoint", "eth=\(rpc.url.absoluteString)",
+            "--endpoint", "bitcoin=\(esplora.url.absoluteString)",
+        ])
         await rpc.stop()
         await esplora.stop()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n") == [
-            "failed      ethereum   send  \(HistoryText.truncated(evm.txHash!)) was pending; reverted",
-            "pending     bitcoin    send  \(HistoryText.truncated(bitcoin.txHash!)) still pending",
-            "unchecked   solana     send  \(HistoryText.truncated(solana.txHash!)) no endpoint for solana",
-            "1 changed, 1 still pending, 1 not checked",
-        ])
+        #expect(
+            result.stdout.split(separator: "\n") == [
+                "failed      ethereum   send  \(HistoryText.truncated(evm.txHash!)) was pending; reverted",
+                "pending     bitcoin    send  \(HistoryText.truncated(bitcoin.txHash!)) still pending",
+                "unchecked   solana     send  \(HistoryText.truncated(solana.txHash!)) no endpoint for solana",
+                "1 changed, 1 still pending, 1 not checked",
+            ]
+        )
         #expect(try await test.ledger.transaction(id: evm.id)?.failureReason == "reverted")
         #expect(try await test.ledger.transaction(id: bitcoin.id)?.lastCheckedAt != nil)
     }
@@ -52,11 +57,15 @@ struct CLIRefreshTests {
         let file = test.directory.path("endpoints")
         try "# chain endpoints\n\nethereum=\(rpc.url.absoluteString)\n  bitcoin = \(esplora.url.absoluteString)\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try await cli.run(["refresh", "--timeout", "30", "--vault", "vault-1", "--endpoints", file, "--json"])
+        let result = try await cli.run([
+            "refresh", "--timeout", "30", "--vault", "vault-1", "--endpoints", file, "--json",
+        ])
         await rpc.stop()
         await esplora.stop()
         #expect(result.status == 0, "\(result.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [[String: Any]]])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [[String: Any]]]
+        )
         #expect(object["changed"]?.map { $0["id"] as? String } == [evm.id.rawValue])
         #expect(object["changed"]?.first?["status"] as? String == "failed")
         #expect(object["changed"]?.first?["previousStatus"] as? String == "pending")
@@ -68,14 +77,18 @@ struct CLIRefreshTests {
         let (rpc, esplora) = try await servers()
         await esplora.stop()
         let confirming = try await ChainServer.start { _ in .http(200, ChainResponses.esploraConfirmed) }
-        let result = try await cli.run(["refresh", "--timeout", "30", "--watch", "--endpoint", "ethereum=\(rpc.url.absoluteString)",
-                                        "--endpoint", "bitcoin=\(confirming.url.absoluteString)"])
+        let result = try await cli.run([
+            "refresh", "--timeout", "30", "--watch", "--endpoint", "ethereum=\(rpc.url.absoluteString)",
+            "--endpoint", "bitcoin=\(confirming.url.absoluteString)",
+        ])
         await rpc.stop()
         await confirming.stop()
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("failed      ethereum") })
-        #expect(lines.contains { $0.hasPrefix("confirmed   bitcoin") && $0.hasSuffix("confirmed at 2023-07-24T03:17:09Z") })
+        #expect(
+            lines.contains { $0.hasPrefix("confirmed   bitcoin") && $0.hasSuffix("confirmed at 2023-07-24T03:17:09Z") }
+        )
         #expect(lines.last == "nothing left to check")
         #expect(try await test.ledger.pendingRecords().map(\.id) == [solana.id])
     }
@@ -86,13 +99,19 @@ struct CLIRefreshTests {
         #expect(missing.stderr.contains("--endpoint CHAIN=URL"))
 
         let file = test.directory.path("endpoints")
-        try "ethereum=http://127.0.0.1:8545\nbitcoin https://SECRET-KEY.example\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "ethereum=http://127.0.0.1:8545\nbitcoin https://SECRET-KEY.example\n".write(
+            toFile: file,
+            atomically: true,
+            encoding: .utf8
+        )
         let badLine = try await cli.run(["refresh", "--endpoints", file])
         #expect(badLine.status == 65)
         #expect(badLine.stderr.contains("line 2"))
         #expect(!badLine.stderr.contains("SECRET"))
 
-        let unreachable = try await cli.run(["refresh", "--endpoint", "ethereum=http://127.0.0.1:1/v3/SECRET-KEY", "--timeout", "30"])
+        let unreachable = try await cli.run([
+            "refresh", "--endpoint", "ethereum=http://127.0.0.1:1/v3/SECRET-KEY", "--timeout", "30",
+        ])
         #expect(unreachable.status == 0)
         #expect(unreachable.stdout.contains("endpoint unreachable"))
         #expect(!(unreachable.stdout + unreachable.stderr).contains("SECRET"))
@@ -101,21 +120,26 @@ struct CLIRefreshTests {
 
     @Test func recordTakesAnEVMNonce() async throws {
         let cli = CLI(db: test.directory.path("other.sqlite"))
-        let send = ["record", "send", "--vault", "v", "--hash", Fixture.evmHash(9), "--to", Fixture.evmAddress(2),
-                    "--amount", "1", "--token", "ETH", "--from", Fixture.evmAddress(3)]
+        let send = [
+            "record", "send", "--vault", "v", "--hash", Fixture.evmHash(9), "--to", Fixture.evmAddress(2),
+            "--amount", "1", "--token", "ETH", "--from", Fixture.evmAddress(3),
+        ]
         #expect(try await cli.run(send + ["--chain", "ethereum", "--nonce", "42"]).status == 0)
         #expect(try await cli.history().contains(#""nonce" : 42"#))
-        let bitcoin = try await cli.run(["record", "send", "--vault", "v", "--chain", "bitcoin", "--hash", Fixture.hex(9, digits: 64),
-                                         "--to", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", "--amount", "1", "--token", "BTC",
-                                         "--nonce", "1"])
+        let bitcoin = try await cli.run([
+            "record", "send", "--vault", "v", "--chain", "bitcoin", "--hash", Fixture.hex(9, digits: 64),
+            "--to", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", "--amount", "1", "--token", "BTC",
+            "--nonce", "1",
+        ])
         #expect(bitcoin.status == 65)
         #expect(bitcoin.stderr.contains("only an EVM send or swap has a nonce"))
         for bad in ["-1", "1.5", "\"7\""] {
-            let json = #"{"vaultId":"v","kind":"send","chain":"ethereum","timestamp":"2025-07-01T00:00:00Z","txHash":"\#(Fixture.evmHash(8))","toAddress":"\#(Fixture.evmAddress(2))","amount":"1","token":{"symbol":"ETH"},"nonce":\#(bad)}"#
+            let json =
+                #"{"vaultId":"v","kind":"send","chain":"ethereum","timestamp":"2025-07-01T00:00:00Z","txHash":"\#(Fixture.evmHash(8))","toAddress":"\#(Fixture.evmAddress(2))","amount":"1","token":{"symbol":"ETH"},"nonce":\#(bad)}"#
             let result = try await cli.run(["record", "--json", "-"], stdin: Data(json.utf8))
             #expect(result.status == 65)
             #expect(result.stderr.contains("invalid nonce: must be a whole number"), "\(bad)")
         }
-        #expect(try await cli.history().components(separatedBy: "\"id\"").count == 2) // only the first send
+        #expect(try await cli.history().components(separatedBy: "\"id\"").count == 2)  // only the first send
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -21,10 +22,16 @@ struct CLISyncLifeTests {
     /// Records sends `hashes` in vault main, in one process.
     func record(_ cli: CLI, _ hashes: ClosedRange<Int>) async throws {
         let records: [[String: Any]] = hashes.map { n in
-            ["vaultId": "main", "kind": "send", "chain": "ethereum", "txHash": Fixture.evmHash(n), "toAddress": Fixture.evmAddress(2),
-             "amount": "1", "token": ["symbol": "ETH"], "timestamp": "2026-01-01T00:00:00Z"]
+            [
+                "vaultId": "main", "kind": "send", "chain": "ethereum", "txHash": Fixture.evmHash(n),
+                "toAddress": Fixture.evmAddress(2),
+                "amount": "1", "token": ["symbol": "ETH"], "timestamp": "2026-01-01T00:00:00Z",
+            ]
         }
-        let result = try await cli.run(["record", "--json", "-"], stdin: try JSONSerialization.data(withJSONObject: records))
+        let result = try await cli.run(
+            ["record", "--json", "-"],
+            stdin: try JSONSerialization.data(withJSONObject: records)
+        )
         try #require(result.status == 0, "\(result.stderr)")
     }
 
@@ -50,7 +57,8 @@ struct CLISyncLifeTests {
     }
 
     @Test func aRestoredBackupLosesNothing() async throws {
-        let a = device("a"), p = device("p")
+        let a = device("a")
+        let p = device("p")
         try await record(a, 1...5)
         try await send(a, p)
         try await send(p, a)
@@ -72,7 +80,9 @@ struct CLISyncLifeTests {
     }
 
     @Test func aLostDeviceStopsHoldingDeltasBackOnceForgotten() async throws {
-        let a = device("a"), b = device("b"), c = device("c")
+        let a = device("a")
+        let b = device("b")
+        let c = device("c")
         try await record(a, 1...10)
         for peer in [b, c] {
             try await send(a, peer)
@@ -87,13 +97,17 @@ struct CLISyncLifeTests {
         try await send(b, a)
         let peers = try await a.run(["peers", "--json"]).stdout
         #expect(peers.contains("\"holdingBack\" : true"))
-        let waiting = try await a.run(["export", "--vault", "main", "--out", directory.path("w.txb"), "--key-file", key])
+        let waiting = try await a.run([
+            "export", "--vault", "main", "--out", directory.path("w.txb"), "--key-file", key,
+        ])
         #expect(waiting.stdout.contains("records: 30"), "\(waiting.stdout)")
 
         let forgot = try await a.run(["forget", try await replica(c)])
         #expect(forgot.status == 0 && forgot.stdout.hasPrefix("forgot "), "\(forgot.stderr)")
         try await record(a, 41...45)
-        let exported = try await a.run(["export", "--vault", "main", "--out", directory.path("f.txb"), "--key-file", key])
+        let exported = try await a.run([
+            "export", "--vault", "main", "--out", directory.path("f.txb"), "--key-file", key,
+        ])
         #expect(exported.stdout.contains("records: 5"), "only what B lacks: \(exported.stdout)")
 
         // C comes back: it is told of the gap, says what it holds, and then gets the rest.
@@ -105,13 +119,18 @@ struct CLISyncLifeTests {
     }
 
     @Test func aNewDeviceIsToldWhatItLacksAndGetsItAfterOneRoundTrip() async throws {
-        let a = device("a"), b = device("b"), fresh = device("new")
+        let a = device("a")
+        let b = device("b")
+        let fresh = device("new")
         try await record(a, 1...8)
         try await send(a, b)
         try await send(b, a)
         try await record(a, 9...10)
         let first = try await send(a, fresh)
-        #expect(first.stderr.contains("warning: this bundle holds replica") && first.stderr.contains("--full"), "\(first.stderr)")
+        #expect(
+            first.stderr.contains("warning: this bundle holds replica") && first.stderr.contains("--full"),
+            "\(first.stderr)"
+        )
         #expect(first.stdout.contains("\"gaps\""))
         #expect(try await hashes(fresh).count == 2)
         try await send(fresh, a)
@@ -121,7 +140,8 @@ struct CLISyncLifeTests {
     }
 
     @Test func aCopiedFileAndAThirdDeviceConverge() async throws {
-        let a = device("a"), c = device("c")
+        let a = device("a")
+        let c = device("c")
         try await record(a, 1...3)
         try await send(a, c)
         try await send(c, a)
@@ -151,17 +171,30 @@ struct CLISyncLifeTests {
     /// version pass them on with default exports, editing the records meanwhile; what reaches
     /// the newer device again holds every one of its fields as it wrote them.
     @Test func aNewerVersionsFieldsSurviveATripThroughOlderDevices() async throws {
-        let a = device("a"), b = device("b")
+        let a = device("a")
+        let b = device("b")
         let secret = BundleSecret.syncKey(try SyncKey(printable: try String(contentsOfFile: key, encoding: .utf8)))
         let origin = ReplicaID(rawValue: 0x0C)
         let stamp = Stamp(millis: 1_751_371_300_000, replica: origin)
         let written = try [Fixture.send(vault: "main", hash: 1), Fixture.swap(vault: "main", hash: 2)].map {
-            try NewerVersion.extended(RecordState(recording: $0, stamp: stamp), registerStamp: Stamp(millis: 1_751_371_400_000, replica: origin))
+            try NewerVersion.extended(
+                RecordState(recording: $0, stamp: stamp),
+                registerStamp: Stamp(millis: 1_751_371_400_000, replica: origin)
+            )
         }
         var encoder = PayloadEncoder()
-        encoder.encode(ChangeSetHeader(vaultId: "main", origin: origin, since: 0, through: 1, knowledge: [:],
-                                       lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)], clearedThrough: nil))
-        written.forEach { encoder.encode($0) }
+        encoder.encode(
+            ChangeSetHeader(
+                vaultId: "main",
+                origin: origin,
+                since: 0,
+                through: 1,
+                knowledge: [:],
+                lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)],
+                clearedThrough: nil
+            )
+        )
+        for state in written { encoder.encode(state) }
         let fromNewer = try await BundleFixture.seal(encoder.bytes, with: secret, in: directory)
         let imported = try await a.run(["import", fromNewer, "--key-file", key])
         try #require(imported.status == 0, "\(imported.stderr)")
@@ -169,7 +202,10 @@ struct CLISyncLifeTests {
         try await record(a, 3...4)
         try #require(try await a.run(["label", Fixture.evmHash(1), "rent"]).status == 0)
         try await send(a, b)
-        try #require(try await b.run(["note", try Fixture.swap(vault: "main", hash: 2).id.rawValue, "swapped on the laptop"]).status == 0)
+        try #require(
+            try await b.run(["note", try Fixture.swap(vault: "main", hash: 2).id.rawValue, "swapped on the laptop"])
+                .status == 0
+        )
         try await send(b, a)
         try await send(a, b)
         let reference = try await b.history()
@@ -177,7 +213,9 @@ struct CLISyncLifeTests {
         #expect(try await hashes(b).count == 4)
 
         let back = directory.path("to-newer.txb")
-        try #require(try await b.run(["export", "--vault", "main", "--out", back, "--key-file", key, "--full"]).status == 0)
+        try #require(
+            try await b.run(["export", "--vault", "main", "--out", back, "--key-file", key, "--full"]).status == 0
+        )
         let received = try await BundleFixture.decode(back, secret: secret).records
         for state in written {
             let relayed = try #require(received.first { $0.id == state.id })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -18,9 +19,14 @@ struct CLITests {
 
     @discardableResult
     private func recordSend(_ extra: [String] = []) async throws -> CLI.Result {
-        try await cli.run(["record", "send", "--vault", "main", "--chain", "ethereum", "--hash", hash,
-                           "--from", Fixture.evmAddress(1), "--to", Fixture.evmAddress(2), "--amount", "1234567890.123456789012345678",
-                           "--token", "ETH", "--fiat", "3.50", "--at", "2025-07-01T12:00:00Z", "--memo", "hi"] + extra)
+        try await cli.run(
+            [
+                "record", "send", "--vault", "main", "--chain", "ethereum", "--hash", hash,
+                "--from", Fixture.evmAddress(1), "--to", Fixture.evmAddress(2), "--amount",
+                "1234567890.123456789012345678",
+                "--token", "ETH", "--fiat", "3.50", "--at", "2025-07-01T12:00:00Z", "--memo", "hi",
+            ] + extra
+        )
     }
 
     private func listJSON(_ db: CLI? = nil) async throws -> String {
@@ -46,7 +52,7 @@ struct CLITests {
         #expect(items[0]["vaultId"] as? String == "main")
 
         let show = try await cli.run(["show", hash])
-        #expect(show.stdout.contains("amount") == false) // the human form summarizes
+        #expect(show.stdout.contains("amount") == false)  // the human form summarizes
         #expect(show.stdout.contains("1234567890.123456789012345678 ETH to 0x0000…0002"))
         let people = try await cli.run(["list"])
         #expect(people.stdout.contains("Send") && people.stdout.contains("$3.50"))
@@ -54,11 +60,17 @@ struct CLITests {
 
     @Test func statusNeverGoesBackAndSaysSo() async throws {
         try await recordSend()
-        #expect(try await cli.run(["status", hash, "confirmed", "--at", "2025-07-01T12:01:00Z"]).stdout.contains("broadcasted -> confirmed"))
+        #expect(
+            try await cli.run(["status", hash, "confirmed", "--at", "2025-07-01T12:01:00Z"]).stdout.contains(
+                "broadcasted -> confirmed"
+            )
+        )
         let back = try await cli.run(["status", hash, "pending"])
         #expect(back.status == 0)
         #expect(back.stdout.contains("unchanged, confirmed never goes back to pending"))
-        #expect(try await cli.run(["show", hash, "--json"]).stdout.contains("\"confirmedAt\" : \"2025-07-01T12:01:00Z\""))
+        #expect(
+            try await cli.run(["show", hash, "--json"]).stdout.contains("\"confirmedAt\" : \"2025-07-01T12:01:00Z\"")
+        )
     }
 
     @Test func annotationsThroughTheCLI() async throws {
@@ -75,8 +87,10 @@ struct CLITests {
 
     @Test func listJSONGoesBackInThroughRecordJSON() async throws {
         let seed = try await TestLedger()
-        try await seed.ledger.record([try Fixture.send(status: .failed(reason: "reverted")), try Fixture.swap(), try Fixture.signature(),
-                                      try Fixture.send(vault: "other", hash: 7, hidden: true)])
+        try await seed.ledger.record([
+            try Fixture.send(status: .failed(reason: "reverted")), try Fixture.swap(), try Fixture.signature(),
+            try Fixture.send(vault: "other", hash: 7, hidden: true),
+        ])
         let source = CLI(db: seed.ledger.path)
         let exported = try await listJSON(source)
 
@@ -94,15 +108,22 @@ struct CLITests {
         let one = try JSONEncoder().encode(try Fixture.swap())
         #expect(try await cli.run(["record", "--json", "-"], stdin: one).stdout.contains("recorded 1,"))
         let file = directory.path("batch.json")
-        try JSONEncoder().encode(try (1...5000).map { try Fixture.minimalSend(hash: $0) }).write(to: URL(fileURLWithPath: file))
+        try JSONEncoder().encode(try (1...5000).map { try Fixture.minimalSend(hash: $0) }).write(
+            to: URL(fileURLWithPath: file)
+        )
         #expect(try await cli.run(["record", "--json", file]).stdout.contains("recorded 5000, already present 0"))
         #expect(try await cli.run(["list", "--limit", "1", "--json"]).stdout.contains("nextCursor\" : \""))
     }
 
     // MARK: - Bad input
 
-    private func expectRefused(_ arguments: [String], stdin: Data? = nil, exit: Int32, mentioning text: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expectRefused(
+        _ arguments: [String],
+        stdin: Data? = nil,
+        exit: Int32,
+        mentioning text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let before = try await listJSON()
         let result = try await cli.run(arguments, stdin: stdin)
         #expect(result.status == exit, "\(result.stderr)", sourceLocation: sourceLocation)
@@ -112,9 +133,17 @@ struct CLITests {
         #expect(try await listJSON() == before, sourceLocation: sourceLocation)
     }
 
-    private func send(chain: String = "ethereum", hash: String? = nil, amount: String = "1", at: String = "2025-07-01T00:00:00Z") -> [String] {
-        ["record", "send", "--vault", "main", "--chain", chain, "--hash", hash ?? Fixture.evmHash(9), "--to", Fixture.evmAddress(2),
-         "--amount", amount, "--token", "ETH", "--at", at]
+    private func send(
+        chain: String = "ethereum",
+        hash: String? = nil,
+        amount: String = "1",
+        at: String = "2025-07-01T00:00:00Z"
+    ) -> [String] {
+        [
+            "record", "send", "--vault", "main", "--chain", chain, "--hash", hash ?? Fixture.evmHash(9), "--to",
+            Fixture.evmAddress(2),
+            "--amount", amount, "--token", "ETH", "--at", at,
+        ]
     }
 
     @Test func badInputGetsOneLineAndADistinctExitCodeAndChangesNothing() async throws {
@@ -125,35 +154,74 @@ struct CLITests {
         try await expectRefused(send(amount: "+5"), exit: 65, mentioning: "is not a decimal amount")
         try await expectRefused(send(hash: "0x1234"), exit: 65, mentioning: "is not a Ethereum transaction hash")
         try await expectRefused(send(at: "yesterday"), exit: 65, mentioning: "is not an ISO 8601 time")
-        try await expectRefused(["status", Fixture.evmHash(0xdead), "confirmed"], exit: 66, mentioning: "no transaction with id or hash")
-        try await expectRefused(["status", hash, "done"], exit: 65, mentioning: "'done' is not one of broadcasted, pending, confirmed, failed")
-        try await expectRefused(["status", hash, "pending", "--reason", "x"], exit: 65, mentioning: "only a failed transaction has a failure reason")
+        try await expectRefused(
+            ["status", Fixture.evmHash(0xdead), "confirmed"],
+            exit: 66,
+            mentioning: "no transaction with id or hash"
+        )
+        try await expectRefused(
+            ["status", hash, "done"],
+            exit: 65,
+            mentioning: "'done' is not one of broadcasted, pending, confirmed, failed"
+        )
+        try await expectRefused(
+            ["status", hash, "pending", "--reason", "x"],
+            exit: 65,
+            mentioning: "only a failed transaction has a failure reason"
+        )
         try await expectRefused(["list", "--cursor", "bogus"], exit: 65, mentioning: "invalid cursor")
     }
 
     @Test func aBadRecordInAJSONBatchWritesNoneOfIt() async throws {
         try await recordSend()
-        var records = try (1...3).map { try JSONSerialization.jsonObject(with: JSONEncoder().encode(try Fixture.minimalSend(hash: 100 + $0))) as! [String: Any] }
+        var records = try (1...3).map {
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(try Fixture.minimalSend(hash: 100 + $0)))
+                as! [String: Any]
+        }
         records[2]["amount"] = "12,5"
         let batch = try JSONSerialization.data(withJSONObject: records)
-        try await expectRefused(["record", "--json", "-"], stdin: batch, exit: 65, mentioning: "record 2: invalid amount")
+        try await expectRefused(
+            ["record", "--json", "-"],
+            stdin: batch,
+            exit: 65,
+            mentioning: "record 2: invalid amount"
+        )
 
         records[2]["amount"] = 5
-        try await expectRefused(["record", "--json", "-"], stdin: try JSONSerialization.data(withJSONObject: records),
-                                exit: 65, mentioning: "record 2: field amount must be a string")
+        try await expectRefused(
+            ["record", "--json", "-"],
+            stdin: try JSONSerialization.data(withJSONObject: records),
+            exit: 65,
+            mentioning: "record 2: field amount must be a string"
+        )
         records[2].removeValue(forKey: "amount")
-        try await expectRefused(["record", "--json", "-"], stdin: try JSONSerialization.data(withJSONObject: records),
-                                exit: 65, mentioning: "record 2: invalid amount: is required")
+        try await expectRefused(
+            ["record", "--json", "-"],
+            stdin: try JSONSerialization.data(withJSONObject: records),
+            exit: 65,
+            mentioning: "record 2: invalid amount: is required"
+        )
         records[2]["amount"] = "5"
         records[2]["id"] = String(repeating: "0", count: 32)
-        try await expectRefused(["record", "--json", "-"], stdin: try JSONSerialization.data(withJSONObject: records),
-                                exit: 65, mentioning: "is not the id of this transaction")
-        try await expectRefused(["record", "--json", "-"], stdin: Data("{\"kind\": ".utf8), exit: 65, mentioning: "not valid JSON")
+        try await expectRefused(
+            ["record", "--json", "-"],
+            stdin: try JSONSerialization.data(withJSONObject: records),
+            exit: 65,
+            mentioning: "is not the id of this transaction"
+        )
+        try await expectRefused(
+            ["record", "--json", "-"],
+            stdin: Data("{\"kind\": ".utf8),
+            exit: 65,
+            mentioning: "not valid JSON"
+        )
     }
 
     @Test func hostileJSONIsRefusedInOneLineAndChangesNothing() async throws {
         try await recordSend()
-        let good = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try Fixture.minimalSend(hash: 77))) as! [String: Any]
+        let good =
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(try Fixture.minimalSend(hash: 77)))
+            as! [String: Any]
         func record(_ change: (inout [String: Any]) -> Void) throws -> Data {
             var object = good
             change(&object)
@@ -171,10 +239,20 @@ struct CLITests {
             (try record { $0.removeValue(forKey: "chain") }, "chain"),
             (try record { $0.removeValue(forKey: "toAddress") }, "toAddress"),
             // Huge values.
-            (Data(String(data: try record { _ in }, encoding: .utf8)!.replacingOccurrences(of: "\"timestamp\":", with: "\"nonce\":1e300,\"timestamp\":").utf8), "nonce"),
+            (
+                Data(
+                    String(data: try record { _ in }, encoding: .utf8)!.replacingOccurrences(
+                        of: "\"timestamp\":",
+                        with: "\"nonce\":1e300,\"timestamp\":"
+                    ).utf8
+                ), "nonce"
+            ),
             (try record { $0["token"] = ["symbol": "ETH", "decimals": 1_000_000_000_000] }, "decimals"),
             (try record { $0["amount"] = String(repeating: "9", count: 100_000) }, "amount"),
-            (try record { $0["memo"] = String(repeating: "m", count: 5_000_000) }, "memo: is 5000000 bytes long; the limit is 1024"),
+            (
+                try record { $0["memo"] = String(repeating: "m", count: 5_000_000) },
+                "memo: is 5000000 bytes long; the limit is 1024"
+            ),
             (try record { $0["vaultId"] = String(repeating: "v", count: 300) }, "vault"),
             (try record { $0["labels"] = (0..<10_000).map { "l\($0)" } }, "label"),
             // Not JSON a decoder should ever recurse into.
@@ -192,7 +270,11 @@ struct CLITests {
         try garbage.write(to: URL(fileURLWithPath: path))
         let result = try await CLI(db: path).run(["list"])
         #expect(result.status == 74)
-        #expect(result.stderrLines == ["txledger: cannot open ledger '\(path)': it is not a SQLite database; the file was left untouched"])
+        #expect(
+            result.stderrLines == [
+                "txledger: cannot open ledger '\(path)': it is not a SQLite database; the file was left untouched"
+            ]
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }
 }

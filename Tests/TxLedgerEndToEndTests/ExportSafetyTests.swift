@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -14,11 +15,21 @@ struct ExportSafetyTests {
         try FileManager.default.linkItem(atPath: test.ledger.path, toPath: link)
         let targets = [test.ledger.path, test.ledger.path + "-wal", link]
         for target in targets where FileManager.default.fileExists(atPath: target) {
-            await #expect(throws: LedgerError.output(path: target, reason: "it is this ledger's own database file; choose another path")) {
+            await #expect(
+                throws: LedgerError.output(
+                    path: target,
+                    reason: "it is this ledger's own database file; choose another path"
+                )
+            ) {
                 try await test.ledger.exportCSV(HistoryFilter(), to: target)
             }
             await #expect(throws: BundleError.self) {
-                try await test.ledger.exportBundle(vault: "main", to: target, secret: .syncKey(SyncKey.generate()), scope: .full)
+                try await test.ledger.exportBundle(
+                    vault: "main",
+                    to: target,
+                    secret: .syncKey(SyncKey.generate()),
+                    scope: .full
+                )
             }
         }
         // A symbolic link is replaced itself; the ledger it pointed to is untouched.
@@ -39,8 +50,10 @@ struct ExportSafetyTests {
         let before = try await cli.history()
         let key = test.directory.path("k.key")
         try await cli.run(["keygen", "--out", key])
-        for command in [["export-csv", "--vault", "main", "--out", test.ledger.path],
-                        ["export", "--vault", "main", "--out", test.ledger.path, "--key-file", key]] {
+        for command in [
+            ["export-csv", "--vault", "main", "--out", test.ledger.path],
+            ["export", "--vault", "main", "--out", test.ledger.path, "--key-file", key],
+        ] {
             let result = try await cli.run(command)
             #expect(result.status == 74, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("own database file") && result.stderrLines.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -20,11 +21,15 @@ struct SecretHygieneTests {
     }
 
     @Test func noSecretInAnyOutputOfAFullSyncScenario() async throws {
-        let key = folder.path("vault.key"), other = folder.path("other.key"), passphraseFile = folder.path("passphrase.txt")
+        let key = folder.path("vault.key")
+        let other = folder.path("other.key")
+        let passphraseFile = folder.path("passphrase.txt")
         let wrongPassphraseFile = folder.path("wrong.txt")
         try (Self.passphrase + "\n").write(toFile: passphraseFile, atomically: true, encoding: .utf8)
         try "not the passphrase\n".write(toFile: wrongPassphraseFile, atomically: true, encoding: .utf8)
-        let ab = folder.path("ab.txb"), ba = folder.path("ba.txb"), tampered = folder.path("tampered.txb")
+        let ab = folder.path("ab.txb")
+        let ba = folder.path("ba.txb")
+        let tampered = folder.path("tampered.txb")
         var outputs: [CLI.Result] = []
         func run(_ cli: CLI, _ arguments: [String]) async throws {
             outputs.append(try await cli.run(arguments, environment: Self.trace))
@@ -36,7 +41,10 @@ struct SecretHygieneTests {
         try await run(b, CLI.send(4))
         try await run(a, ["export", "--vault", "main", "--out", ab, "--key-file", key])
         try await run(b, ["import", ab, "--key-file", key])
-        try await run(b, ["export", "--vault", "main", "--out", ba, "--passphrase-env", "SYNC_PASSPHRASE", "--kdf", "interactive"])
+        try await run(
+            b,
+            ["export", "--vault", "main", "--out", ba, "--passphrase-env", "SYNC_PASSPHRASE", "--kdf", "interactive"]
+        )
         try await run(a, ["import", ba, "--passphrase-file", passphraseFile, "--json"])
         try await run(a, ["inspect", ba, "--passphrase-env", "SYNC_PASSPHRASE"])
         try await run(a, ["inspect", ab, "--key-file", key])
@@ -50,9 +58,15 @@ struct SecretHygieneTests {
         try await run(b, ["import", tampered, "--key-file", key])
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
         try await run(b, ["import", ab, "--key-file", key])
-        #expect(outputs.last?.stderr.contains("warning: key file '\(key)' can be read by other users; run chmod 600 on it") == true)
+        #expect(
+            outputs.last?.stderr.contains("warning: key file '\(key)' can be read by other users; run chmod 600 on it")
+                == true
+        )
         // A passphrase can never be given on the command line: there is no such option.
-        try await run(a, ["export", "--vault", "main", "--out", folder.path("argv.txb"), "--passphrase", Self.passphrase])
+        try await run(
+            a,
+            ["export", "--vault", "main", "--out", folder.path("argv.txb"), "--passphrase", Self.passphrase]
+        )
         let argv = try #require(outputs.last)
         #expect(argv.status == 64 && !FileManager.default.fileExists(atPath: folder.path("argv.txb")))
 
@@ -60,7 +74,10 @@ struct SecretHygieneTests {
         #expect(outputs.contains { $0.stderr.contains("trace") || $0.stderr.contains("debug") }, "the log was on")
         for secret in try Self.forms(ofKeyFile: key) + Self.forms(ofKeyFile: other) + [Self.passphrase] {
             for (index, output) in outputs.enumerated() where index != outputs.count - 1 {
-                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "run \(index) shows a secret")
+                #expect(
+                    !output.stdout.contains(secret) && !output.stderr.contains(secret),
+                    "run \(index) shows a secret"
+                )
             }
         }
         // The refused argv run may only echo what it was given, which is the caller's own doing.
@@ -70,10 +87,14 @@ struct SecretHygieneTests {
     /// A key as it could leak: its printable form with and without dashes, a stretch of it, and
     /// its 32 bytes in hex and base64.
     static func forms(ofKeyFile path: String) throws -> [String] {
-        let printable = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let printable = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
         let raw = try SyncKey(printable: printable).secret.withUnsafeBytes { Data($0.prefix(32)) }
         let hex = raw.map { String(format: "%02x", $0) }.joined()
-        return [printable, printable.replacingOccurrences(of: "-", with: ""), String(printable.dropFirst(12).prefix(17)),
-                hex, hex.uppercased(), raw.base64EncodedString()]
+        return [
+            printable, printable.replacingOccurrences(of: "-", with: ""), String(printable.dropFirst(12).prefix(17)),
+            hex, hex.uppercased(), raw.base64EncodedString(),
+        ]
     }
 }

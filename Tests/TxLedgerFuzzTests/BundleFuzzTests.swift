@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -35,12 +36,16 @@ import Testing
             for _ in 0..<budget {
                 let path = folder.path("mutant.txb")
                 try Data(Mutator.mutate(bytes, using: &rng)).write(to: URL(fileURLWithPath: path))
-                outcomes[await Self.outcome { _ = try await BundleVector.decode(path, secret: secret) }, default: 0] += 1
+                outcomes[await Self.outcome { _ = try await BundleVector.decode(path, secret: secret) }, default: 0] +=
+                    1
             }
         }
         print("fuzz, files (seed \(Self.seed)): \(outcomes.sorted { $0.key < $1.key })")
         // The mutator reaches past the header checks into the chunks.
-        #expect(outcomes["payload_tampered", default: 0] > 0 && outcomes["header_tampered", default: 0] > 0, "\(outcomes)")
+        #expect(
+            outcomes["payload_tampered", default: 0] > 0 && outcomes["header_tampered", default: 0] > 0,
+            "\(outcomes)"
+        )
         #expect(outcomes["untyped", default: 0] == 0, "\(outcomes)")
     }
 
@@ -52,7 +57,12 @@ import Testing
             let (payload, version) = try await Self.payload(of: vector)
             var rng = Self.rng(100 + index)
             for _ in 0..<Self.iterations {
-                let path = try await BundleFixture.seal(Mutator.mutate(payload, using: &rng), with: secret, in: folder, version: version)
+                let path = try await BundleFixture.seal(
+                    Mutator.mutate(payload, using: &rng),
+                    with: secret,
+                    in: folder,
+                    version: version
+                )
                 var outcome = await Self.outcome { _ = try await BundleVector.decode(path, secret: secret) }
                 if outcome == "ok" {
                     // What decodes is merged for real: it must also end in success or a typed error.
@@ -66,13 +76,15 @@ import Testing
         // Authentic bytes can only be malformed, or valid; and both happen.
         #expect(Set(outcomes.keys).isSubset(of: ["ok", "malformed_content", "invalid_input"]), "\(outcomes)")
         #expect(outcomes["ok", default: 0] > 0 && outcomes["malformed_content", default: 0] > 0, "\(outcomes)")
-        let integrity = try await target.ledger.pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        let integrity = try await target.ledger.pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check")
+        }
         #expect(integrity == "ok")
     }
 
     /// The decrypted payload of a vector, and its format, read on a thread of its own.
     static func payload(of vector: BundleVector) async throws -> (payload: [UInt8], version: UInt8) {
-        let path = vector.path, secret = try vector.secret()
+        let path = vector.path
+        let secret = try vector.secret()
         return try await DedicatedThread.run {
             let reader = try BundleReader(path: path, secret: secret)
             var payload: [UInt8] = []
@@ -119,7 +131,10 @@ enum Mutator {
             case 4: bytes.insert(contentsOf: bytes[at..<at + span], at: Int.random(in: 0...bytes.count, using: &rng))
             case 5: bytes.removeSubrange(at...)
             default:
-                let forged: [[UInt8]] = [[0xFF, 0xFF, 0xFF, 0xFF, 0x0F], Array(repeating: 0xFF, count: 9) + [0x01], [0x80, 0x80, 0x80, 0x80, 0x40]]
+                let forged: [[UInt8]] = [
+                    [0xFF, 0xFF, 0xFF, 0xFF, 0x0F], Array(repeating: 0xFF, count: 9) + [0x01],
+                    [0x80, 0x80, 0x80, 0x80, 0x40],
+                ]
                 bytes.replaceSubrange(at..<at + min(span, 5), with: forged.randomElement(using: &rng)!)
             }
         }

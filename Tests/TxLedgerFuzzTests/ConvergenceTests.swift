@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -41,12 +42,18 @@ struct ConvergenceTests {
             for (id, vault, stamp, _, _) in run.recorded {
                 let watermark = reference.vaults[vault]?.clearedThrough
                 if watermark.map({ stamp > $0 }) ?? true {
-                    #expect(visibleIDs.contains(id), "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost")
+                    #expect(
+                        visibleIDs.contains(id),
+                        "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost"
+                    )
                 }
             }
             // Nor is what a newer version wrote in fields this one does not know.
-            for (id, vault, stamp, _, _) in run.newerWrites where reference.vaults[vault]?.clearedThrough.map({ stamp > $0 }) ?? true {
-                let held = reference.vaults[vault]?.records.first { $0.id == id }?.newerRegisters[RecordState.Block.firstNewer]?.stamp
+            for (id, vault, stamp, _, _) in run.newerWrites
+            where reference.vaults[vault]?.clearedThrough.map({ stamp > $0 }) ?? true {
+                let held = reference.vaults[vault]?.records.first { $0.id == id }?.newerRegisters[
+                    RecordState.Block.firstNewer
+                ]?.stamp
                 #expect(held.map { $0 >= stamp } ?? false, "the newer version's write at \(stamp) to \(id) was lost")
             }
         } catch {
@@ -59,18 +66,21 @@ struct ConvergenceTests {
             do {
                 let run = try await ScenarioRun(scenario)
                 try await run.run(scenario.operations)
-                let (a, b, c) = (try await full(run.ledgers[0].ledger), try await full(run.ledgers[1].ledger), try await full(run.ledgers[2].ledger))
+                let (a, b, c) = (
+                    try await full(run.ledgers[0].ledger), try await full(run.ledgers[1].ledger),
+                    try await full(run.ledgers[2].ledger)
+                )
 
                 let abc = try await merged([a, b, c])
-                #expect(try await merged([c, b, a]) == abc)        // any order
+                #expect(try await merged([c, b, a]) == abc)  // any order
                 #expect(try await merged([b, c, a]) == abc)
-                let bc = try await TestLedger()                             // (b ⊔ c) ⊔ a, through an intermediate replica
+                let bc = try await TestLedger()  // (b ⊔ c) ⊔ a, through an intermediate replica
                 try await bc.ledger.merge(b + c)
                 #expect(try await merged([a, try await full(bc.ledger)]) == abc)
 
                 let target = try await TestLedger()
                 try await target.ledger.merge(a + b + c)
-                let again = try await target.ledger.merge(a + b + c)   // idempotent
+                let again = try await target.ledger.merge(a + b + c)  // idempotent
                 #expect(!again.changedAnything)
                 #expect(try await ReplicaSnapshot(target.ledger) == abc)
             } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -31,11 +32,17 @@ struct FolderConvergenceTests {
                 let path = run.folder.url.path
                 let files = try await first.read { try $0.folderFiles(path) }
                 let full = try TemporaryDirectory()
-                let fullSize = try await first.vaults().isEmpty ? 0
-                    : first.exportBundle(vault: "main", to: full.path("full.txb"), secret: run.secret, scope: .full).byteCount
+                let fullSize =
+                    try await first.vaults().isEmpty
+                    ? 0
+                    : first.exportBundle(vault: "main", to: full.path("full.txb"), secret: run.secret, scope: .full)
+                        .byteCount
                 let writers = Set(files.map(\.origin)).count
                 let total = files.map(\.size).reduce(0, +)
-                #expect(total <= writers * fullSize * 3 / 2, "\(total) bytes for \(writers) writers, full change set \(fullSize): \(files.map { "\($0.origin) \($0.since)-\($0.through) \($0.size)\($0.written ? " w" : "")" })")
+                #expect(
+                    total <= writers * fullSize * 3 / 2,
+                    "\(total) bytes for \(writers) writers, full change set \(fullSize): \(files.map { "\($0.origin) \($0.since)-\($0.through) \($0.size)\($0.written ? " w" : "")" })"
+                )
             } catch {
                 Issue.record(error)
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TxLedger
 
 /// Secrets and helpers for bundle tests. Passphrase bundles use Argon2id's INTERACTIVE cost.
@@ -12,18 +13,34 @@ enum BundleFixture {
 
     /// Exports `vault` of `from` to a bundle in `directory` and imports it into `to`.
     @discardableResult
-    static func transfer(_ vault: String = "vault-1", from: Ledger, to: Ledger, secret: BundleSecret,
-                         in directory: TemporaryDirectory, scope: ExportScope = .knownPeers) async throws -> (exported: BundleInfo, imported: BundleImport) {
+    static func transfer(
+        _ vault: String = "vault-1",
+        from: Ledger,
+        to: Ledger,
+        secret: BundleSecret,
+        in directory: TemporaryDirectory,
+        scope: ExportScope = .knownPeers
+    ) async throws -> (exported: BundleInfo, imported: BundleImport) {
         let path = directory.path("\(UUID().uuidString).txb")
-        let exported = try await from.exportBundle(vault: vault, to: path, secret: secret, scope: scope, passphraseCost: .interactive)
+        let exported = try await from.exportBundle(
+            vault: vault,
+            to: path,
+            secret: secret,
+            scope: scope,
+            passphraseCost: .interactive
+        )
         return (exported, try await to.importBundle(at: path, secret: secret))
     }
 
     /// A bundle of `payload` exactly as given (authentic, whatever it holds), written to a new
     /// file in `directory`: the way to hand the reader content no honest writer produces.
     /// Written on a thread of its own (Argon2id for a passphrase).
-    static func seal(_ payload: [UInt8], with secret: BundleSecret, in directory: TemporaryDirectory,
-                     version: UInt8 = BundleHeader.currentVersion) async throws -> String {
+    static func seal(
+        _ payload: [UInt8],
+        with secret: BundleSecret,
+        in directory: TemporaryDirectory,
+        version: UInt8 = BundleHeader.currentVersion
+    ) async throws -> String {
         let path = directory.path("\(UUID().uuidString).txb")
         try await DedicatedThread.run {
             let writer = try BundleWriter(path: path, secret: secret, cost: .interactive, version: version)
@@ -45,10 +62,14 @@ enum BundleFixture {
 
     /// `changes` after a trip through a bundle: encoded as an export encodes it, sealed, read
     /// back and decoded as an import decodes it.
-    static func throughBundle(_ changes: ChangeSet, with secret: BundleSecret, in directory: TemporaryDirectory) async throws -> ChangeSet {
+    static func throughBundle(
+        _ changes: ChangeSet,
+        with secret: BundleSecret,
+        in directory: TemporaryDirectory
+    ) async throws -> ChangeSet {
         var encoder = PayloadEncoder()
         encoder.encode(changes.header)
-        changes.records.forEach { encoder.encode($0) }
+        for record in changes.records { encoder.encode(record) }
         let path = try await seal(encoder.bytes, with: secret, in: directory)
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try await decode(path, secret: secret)

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TxLedger
 
 /// One entry of a set of test vectors, `Specs/vectors/v4/index.json` (the format writers use)
@@ -34,12 +35,15 @@ struct BundleVector: Codable {
     /// The vectors of every set.
     static func all() throws -> [BundleVector] {
         try folders.flatMap { folder in
-            try JSONDecoder().decode([BundleVector].self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
-                .map { vector in
-                    var vector = vector
-                    vector.folder = folder
-                    return vector
-                }
+            try JSONDecoder().decode(
+                [BundleVector].self,
+                from: Data(contentsOf: folder.appendingPathComponent("index.json"))
+            )
+            .map { vector in
+                var vector = vector
+                vector.folder = folder
+                return vector
+            }
         }
     }
 
@@ -47,7 +51,7 @@ struct BundleVector: Codable {
 
     func secret() throws -> BundleSecret {
         if let syncKey { return .syncKey(try SyncKey(printable: syncKey)) }
-        return .passphrase(try Passphrase(passphrase ?? "")) // none: an empty passphrase, refused
+        return .passphrase(try Passphrase(passphrase ?? ""))  // none: an empty passphrase, refused
     }
 
     /// A decoded change set: its header, and each record in the JSON shape of schema.md with the
@@ -79,18 +83,28 @@ struct BundleVector: Codable {
             through = header.through
             knowledge = Dictionary(uniqueKeysWithValues: header.knowledge.map { ($0.key.description, $0.value) })
             if let lineage = header.lineage {
-                knowledgeEpochs = Dictionary(uniqueKeysWithValues: header.knowledgeEpochs.map { ($0.key.description, $0.value.description) })
+                knowledgeEpochs = Dictionary(
+                    uniqueKeysWithValues: header.knowledgeEpochs.map { ($0.key.description, $0.value.description) }
+                )
                 self.lineage = lineage.map { EpochJSON(id: $0.id.description, firstSeq: $0.firstSeq) }
             }
             clearedThrough = header.clearedThrough.map(StampJSON.init)
             self.records = records.map { state in
-                let stamps: [(String, Stamp?)] = [("facts", state.facts.stamp), ("pending", state.status.pending),
-                                                  ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
-                                                  ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp)]
+                let stamps: [(String, Stamp?)] = [
+                    ("facts", state.facts.stamp), ("pending", state.status.pending),
+                    ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
+                    ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp),
+                ]
                 let newer = state.newerFields.fields
-                return Record(record: state.record, stamps: Dictionary(uniqueKeysWithValues: stamps.compactMap { name, stamp in
-                    stamp.map { (name, StampJSON($0)) }
-                }), newerFields: newer.isEmpty ? nil : newer.map(NewerFieldJSON.init))
+                return Record(
+                    record: state.record,
+                    stamps: Dictionary(
+                        uniqueKeysWithValues: stamps.compactMap { name, stamp in
+                            stamp.map { (name, StampJSON($0)) }
+                        }
+                    ),
+                    newerFields: newer.isEmpty ? nil : newer.map(NewerFieldJSON.init)
+                )
             }
         }
     }
@@ -105,14 +119,15 @@ struct BundleVector: Codable {
 
         init(_ field: NewerField) {
             number = field.number
-            (wire, value) = switch field.value {
-            case let .varint(value): ("varint", String(value))
-            case let .stampTime(time): ("stampTime", String(time))
-            case let .text(text): ("text", text)
-            case let .sharedText(text): ("sharedText", text)
-            case let .replica(replica): ("replica", replica.description)
-            case let .bytes(bytes): ("bytes", bytes.map { String(format: "%02x", $0) }.joined())
-            }
+            (wire, value) =
+                switch field.value {
+                case let .varint(value): ("varint", String(value))
+                case let .stampTime(time): ("stampTime", String(time))
+                case let .text(text): ("text", text)
+                case let .sharedText(text): ("sharedText", text)
+                case let .replica(replica): ("replica", replica.description)
+                case let .bytes(bytes): ("bytes", bytes.map { String(format: "%02x", $0) }.joined())
+                }
         }
     }
 

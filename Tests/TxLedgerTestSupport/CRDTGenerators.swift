@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+
 @testable import TxLedger
 
 /// Generators of CRDT states for the law tests. Stamps come from a small space so that equal
@@ -8,8 +9,11 @@ import PropertyBased
 /// newer version, drawn on their own so that one stamp with two values (a copied file) occurs.
 enum CRDTGen {
     static func stamp(_ rng: inout any SeededRandomNumberGenerator) -> Stamp {
-        Stamp(millis: Int64.random(in: 0...4, using: &rng), counter: Int64.random(in: 0...1, using: &rng),
-              replica: ReplicaID(rawValue: Int64.random(in: 0...2, using: &rng)))
+        Stamp(
+            millis: Int64.random(in: 0...4, using: &rng),
+            counter: Int64.random(in: 0...1, using: &rng),
+            replica: ReplicaID(rawValue: Int64.random(in: 0...2, using: &rng))
+        )
     }
 
     static func optionalStamp(_ rng: inout any SeededRandomNumberGenerator) -> Stamp? {
@@ -23,8 +27,10 @@ enum CRDTGen {
     }
 
     static func status(_ rng: inout any SeededRandomNumberGenerator) -> StatusRegister {
-        StatusRegister(pending: optionalStamp(&rng),
-                       terminal: optionalStamp(&rng).map { Register(outcome(for: $0), stamp: $0) })
+        StatusRegister(
+            pending: optionalStamp(&rng),
+            terminal: optionalStamp(&rng).map { Register(outcome(for: $0), stamp: $0) }
+        )
     }
 
     static let statusRegister = Generator<StatusRegister, Shrink.None<StatusRegister>>(run: { rng in status(&rng) })
@@ -33,17 +39,26 @@ enum CRDTGen {
     static let recordState = Generator<RecordState, Shrink.None<RecordState>>(run: { rng in
         let factsStamp = stamp(&rng)
         let facts = try! TransactionFacts(
-            vaultId: "v", chain: Fixture.ethereum, timestamp: Date(millis: 1_700_000_000_000 + factsStamp.millis),
+            vaultId: "v",
+            chain: Fixture.ethereum,
+            timestamp: Date(millis: 1_700_000_000_000 + factsStamp.millis),
             txHash: Fixture.evmHash(1),
-            details: .send(try! SendDetails(toAddress: Fixture.evmAddress(1), amount: try! DecimalAmount("\(factsStamp.time).\(factsStamp.replica.rawValue)"),
-                                           token: try! Token(symbol: "ETH"))))
+            details: .send(
+                try! SendDetails(
+                    toAddress: Fixture.evmAddress(1),
+                    amount: try! DecimalAmount("\(factsStamp.time).\(factsStamp.replica.rawValue)"),
+                    token: try! Token(symbol: "ETH")
+                )
+            )
+        )
         let state = RecordState(
             facts: Register(facts, stamp: factsStamp),
             status: status(&rng),
             lastCheckedAt: Bool.random(using: &rng) ? Date(millis: Int64.random(in: 0...5, using: &rng)) : nil,
             note: optionalStamp(&rng).map { Register($0.counter == 0 ? "note \($0)" : nil, stamp: $0) },
             labels: optionalStamp(&rng).map { Register(["l\($0.time % 3)", "r\($0.replica.rawValue)"], stamp: $0) },
-            hidden: optionalStamp(&rng).map { Register(($0.time + $0.replica.rawValue) % 2 == 0, stamp: $0) })
+            hidden: optionalStamp(&rng).map { Register(($0.time + $0.replica.rawValue) % 2 == 0, stamp: $0) }
+        )
         return try! state.attaching(newerFields(for: state, &rng))
     })
 
@@ -51,13 +66,18 @@ enum CRDTGen {
     /// terminal value field when the record is decided, and a register of block 6.
     static func newerFields(for state: RecordState, _ rng: inout any SeededRandomNumberGenerator) -> NewerFields {
         var fields: [NewerField] = []
-        if Bool.random(using: &rng) { fields.append(NewerField(number: 57, value: .varint(UInt64.random(in: 0...1, using: &rng)))) }
+        if Bool.random(using: &rng) {
+            fields.append(NewerField(number: 57, value: .varint(UInt64.random(in: 0...1, using: &rng))))
+        }
         if state.status.terminal != nil, Bool.random(using: &rng) {
             fields.append(NewerField(number: 2000, value: .text("t\(Int.random(in: 0...1, using: &rng))")))
         }
         if let stamp = optionalStamp(&rng) {
-            fields += [NewerField(number: 6000, value: .stampTime(stamp.time)), NewerField(number: 6001, value: .replica(stamp.replica)),
-                       NewerField(number: 6002, value: .varint(UInt64.random(in: 0...1, using: &rng)))]
+            fields += [
+                NewerField(number: 6000, value: .stampTime(stamp.time)),
+                NewerField(number: 6001, value: .replica(stamp.replica)),
+                NewerField(number: 6002, value: .varint(UInt64.random(in: 0...1, using: &rng))),
+            ]
         }
         return NewerFields(fields)
     }

@@ -31,7 +31,8 @@ enum ChainResponses {
         """
     }
 
-    static let rateLimitError = #"{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"daily request count exceeded, request rate limited"}}"#
+    static let rateLimitError =
+        #"{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"daily request count exceeded, request rate limited"}}"#
 
     // MARK: - Esplora
 
@@ -45,8 +46,10 @@ enum ChainResponses {
     // MARK: - Solana
 
     static func signatureStatus(_ status: String) -> String { #"{"context":{"slot":82},"value":[\#(status)]}"# }
-    static let solanaFinalized = #"{"slot":48,"confirmations":null,"err":null,"status":{"Ok":null},"confirmationStatus":"finalized"}"#
-    static let solanaConfirmed = #"{"slot":72,"confirmations":10,"err":null,"status":{"Ok":null},"confirmationStatus":"confirmed"}"#
+    static let solanaFinalized =
+        #"{"slot":48,"confirmations":null,"err":null,"status":{"Ok":null},"confirmationStatus":"finalized"}"#
+    static let solanaConfirmed =
+        #"{"slot":72,"confirmations":10,"err":null,"status":{"Ok":null},"confirmationStatus":"confirmed"}"#
     static let solanaFailed = """
         {"slot":48,"confirmations":null,"err":{"InstructionError":[0,{"Custom":1}]},\
         "status":{"Err":{"InstructionError":[0,{"Custom":1}]}},"confirmationStatus":"finalized"}
@@ -62,14 +65,24 @@ enum ChainResponses {
         "timestamp":"2024-05-01T10:00:00Z","events":[]}}
         """
     }
-    static let cosmosConfirmedAt = 1_714_557_600 // 2024-05-01T10:00:00Z
-    static func cosmosNotFound(_ hash: String) -> String { #"{"code":5,"message":"tx not found: \#(hash)","details":[]}"# }
+    static let cosmosConfirmedAt = 1_714_557_600  // 2024-05-01T10:00:00Z
+    static func cosmosNotFound(_ hash: String) -> String {
+        #"{"code":5,"message":"tx not found: \#(hash)","details":[]}"#
+    }
 
     // MARK: - THORNode
 
-    static func thorStatus(observed: Bool, swapDone: Bool = false, outboundSigned: Bool = false,
-                           refund: Bool = false, outMemo: String? = nil) -> String {
-        let outTxs = outMemo.map { #"[{"id":"8A4C0B9E4F3D2C1B0A9F8E7D6C5B4A3F2E1D0C9B8A7F6E5D4C3B2A1F0E9D8C7B","chain":"BTC","memo":"\#($0)"}]"# } ?? "[]"
+    static func thorStatus(
+        observed: Bool,
+        swapDone: Bool = false,
+        outboundSigned: Bool = false,
+        refund: Bool = false,
+        outMemo: String? = nil
+    ) -> String {
+        let outTxs =
+            outMemo.map {
+                #"[{"id":"8A4C0B9E4F3D2C1B0A9F8E7D6C5B4A3F2E1D0C9B8A7F6E5D4C3B2A1F0E9D8C7B","chain":"BTC","memo":"\#($0)"}]"#
+            } ?? "[]"
         return """
             {"tx":{"id":"ABCD","chain":"THOR","from_address":"thor1qzd5jnzz8qm9wy2h8x8v9z3m4wv0q0vqx0r5ld",\
             "coins":[{"asset":"THOR.RUNE","amount":"10050000000"}],"memo":"=:BTC.BTC:bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"},\

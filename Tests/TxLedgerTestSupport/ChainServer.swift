@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+
 @testable import TxLedger
 
 /// A loopback HTTP server that plays a chain endpoint: every request is logged and answered by
@@ -37,8 +38,11 @@ final class ChainServer: Sendable {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
         let log = RequestLog()
         await server.appendRoute("*") { request in
-            let parsed = Request(method: request.method.rawValue, path: request.path,
-                                 body: try? TxLedger.JSONValue.parse(try await request.bodyData))
+            let parsed = Request(
+                method: request.method.rawValue,
+                path: request.path,
+                body: try? TxLedger.JSONValue.parse(try await request.bodyData)
+            )
             await log.append(parsed)
             let reply = await handler(parsed)
             if case .hang = reply { await log.waitForStop() }
@@ -75,11 +79,17 @@ final class ChainServer: Sendable {
     private static func response(_ reply: Reply) -> HTTPResponse {
         switch reply {
         case let .rpcResult(result):
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
-                                body: Data(#"{"jsonrpc":"2.0","id":1,"result":\#(result)}"#.utf8))
+            return HTTPResponse(
+                statusCode: .ok,
+                headers: [.contentType: "application/json"],
+                body: Data(#"{"jsonrpc":"2.0","id":1,"result":\#(result)}"#.utf8)
+            )
         case let .http(status, body):
-            return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Test"),
-                                headers: [.contentType: "application/json"], body: Data(body.utf8))
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(status, phrase: "Test"),
+                headers: [.contentType: "application/json"],
+                body: Data(body.utf8)
+            )
         case .hang:
             return HTTPResponse(statusCode: .serviceUnavailable)
         }
@@ -99,7 +109,7 @@ private actor RequestLog {
 
     func stop() {
         stopped = true
-        hanging.forEach { $0.resume() }
+        for continuation in hanging { continuation.resume() }
         hanging = []
     }
 }

@@ -25,22 +25,38 @@ enum ChildProcess {
 
     /// - Parameter environment: variables to set (or, with `nil`, to remove) in a copy of this
     ///   process's environment.
-    static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil,
-                    environment: [String: String?] = [:]) async throws -> Result {
-        let overrides = Dictionary(uniqueKeysWithValues: environment.compactMap { key, value in
-            Environment.Key(rawValue: key).map { ($0, value) }
-        })
+    static func run(
+        _ executable: URL,
+        _ arguments: [String],
+        stdin: Data? = nil,
+        environment: [String: String?] = [:]
+    ) async throws -> Result {
+        let overrides = Dictionary(
+            uniqueKeysWithValues: environment.compactMap { key, value in
+                Environment.Key(rawValue: key).map { ($0, value) }
+            }
+        )
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
                 let run = try await Subprocess.run(
-                    .path(FilePath(executable.path)), arguments: Arguments(arguments),
+                    .path(FilePath(executable.path)),
+                    arguments: Arguments(arguments),
                     environment: Environment.inherit.updating(overrides),
-                    input: .data(stdin ?? Data()), output: .data(limit: outputLimit), error: .data(limit: outputLimit))
-                let (status, signalled): (Int32, Bool) = switch run.terminationStatus {
-                case let .exited(code): (Int32(code), false)
-                case let .signaled(signal): (Int32(signal), true)
-                }
-                return Result(status: status, signalled: signalled, stdout: run.standardOutput, stderr: run.standardError)
+                    input: .data(stdin ?? Data()),
+                    output: .data(limit: outputLimit),
+                    error: .data(limit: outputLimit)
+                )
+                let (status, signalled): (Int32, Bool) =
+                    switch run.terminationStatus {
+                    case let .exited(code): (Int32(code), false)
+                    case let .signaled(signal): (Int32(signal), true)
+                    }
+                return Result(
+                    status: status,
+                    signalled: signalled,
+                    stdout: run.standardOutput,
+                    stderr: run.standardError
+                )
             }
             // Cancelling the run (when this ends first) kills the program.
             group.addTask {
@@ -48,7 +64,9 @@ enum ChildProcess {
                 return nil
             }
             defer { group.cancelAll() }
-            guard let result = try await group.next() ?? nil else { throw Hung(executable: executable.lastPathComponent) }
+            guard let result = try await group.next() ?? nil else {
+                throw Hung(executable: executable.lastPathComponent)
+            }
             return result
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+
 @testable import TxLedger
 
 /// A random life of several devices that sync only through one shared folder, for the folder
@@ -152,8 +153,10 @@ final class FolderScenarioRun {
     /// carries (or a later one): it read every file that was new to it.
     private func checkHoldsTheFolder(_ device: Int) async throws {
         let ledger = devices[device].ledger
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where FolderFileName.kind(of: name) == .bundle {
-            guard let changes = try? await BundleFixture.decode(folder.path(name), secret: secret) else { continue } // a hazard
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        where FolderFileName.kind(of: name) == .bundle {
+            // A file that does not decode is a hazard.
+            guard let changes = try? await BundleFixture.decode(folder.path(name), secret: secret) else { continue }
             for record in changes.records {
                 let held = try await ledger.read { try $0.fetchStored(id: record.id) }
                 if held.map({ $0.joined(with: record) != $0 }) ?? true {
@@ -180,7 +183,12 @@ final class FolderScenarioRun {
         case .anotherKey:
             let stranger = try await TestLedger()
             try await stranger.ledger.record(try Fixture.minimalSend(vault: "main", hash: 999))
-            try await stranger.ledger.exportBundle(vault: "main", to: folder.path(FolderFileName.random()), secret: .syncKey(.generate()), scope: .full)
+            try await stranger.ledger.exportBundle(
+                vault: "main",
+                to: folder.path(FolderFileName.random()),
+                secret: .syncKey(.generate()),
+                scope: .full
+            )
         case .emptyFile:
             try write(FolderFileName.random(), Data())
         case .junk:

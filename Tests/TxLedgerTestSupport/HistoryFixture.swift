@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TxLedger
 
 /// A varied history for query tests: sends, swaps and signatures in two vaults, on EVM, UTXO,
@@ -6,7 +7,7 @@ import Foundation
 /// about six weeks, with shared timestamps. `matches` is the filter rules of Specs/queries.md
 /// written again, independently of the SQL, over records in memory.
 enum HistoryFixture {
-    static let start = Date(timeIntervalSince1970: 1_751_371_200) // 2025-07-01T12:00:00Z
+    static let start = Date(timeIntervalSince1970: 1_751_371_200)  // 2025-07-01T12:00:00Z
     static let base58 = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
 
     static func records(count: Int = 160) throws -> [TransactionRecord] {
@@ -18,8 +19,10 @@ enum HistoryFixture {
         // Every fifth record shares the timestamp of the one before it.
         let slot = i % 5 == 4 ? i - 1 : i
         let time = start.addingTimeInterval(Double(slot) * 6.5 * 3600)
-        let statuses: [StatusUpdate] = [try StatusUpdate(.broadcasted), .pending, .confirmed(at: time.addingTimeInterval(60)),
-                                        .failed(reason: "reverted")]
+        let statuses: [StatusUpdate] = [
+            try StatusUpdate(.broadcasted), .pending, .confirmed(at: time.addingTimeInterval(60)),
+            .failed(reason: "reverted"),
+        ]
         let status = statuses[(i / 2) % 4]
         let note: String? = [nil, "rent for July", "Coffee, 50% off", nil, "gift for Ana"][i % 5]
         let facts: TransactionFacts
@@ -28,18 +31,32 @@ enum HistoryFixture {
             facts = try swap(i, vault: vault, time: time)
         case 5:
             facts = try TransactionFacts(
-                vaultId: vault, chain: try Chain(parsing: "ethereum"), timestamp: time, txHash: nil,
-                fromAddress: Fixture.evmAddress(0xCAFE), app: i % 2 == 0 ? try AppMetadata(domain: "example.com") : nil,
-                method: "personal_sign", details: .signature(try SignatureDetails(message: "Sign in #\(i)")))
+                vaultId: vault,
+                chain: try Chain(parsing: "ethereum"),
+                timestamp: time,
+                txHash: nil,
+                fromAddress: Fixture.evmAddress(0xCAFE),
+                app: i % 2 == 0 ? try AppMetadata(domain: "example.com") : nil,
+                method: "personal_sign",
+                details: .signature(try SignatureDetails(message: "Sign in #\(i)"))
+            )
         default:
             facts = try send(i, vault: vault, time: time)
         }
-        return try TransactionRecord(facts: facts, status: status, note: note, labels: i % 4 == 0 ? ["tax"] : [],
-                                     hidden: i % 11 == 10)
+        return try TransactionRecord(
+            facts: facts,
+            status: status,
+            note: note,
+            labels: i % 4 == 0 ? ["tax"] : [],
+            hidden: i % 11 == 10
+        )
     }
 
     private static func send(_ i: Int, vault: String, time: Date) throws -> TransactionFacts {
-        let chain: Chain, hash: String, to: String, token: Token
+        let chain: Chain
+        let hash: String
+        let to: String
+        let token: Token
         switch i % 4 {
         case 0:
             (chain, hash, to) = (try Chain(parsing: "bitcoin"), Fixture.hex(i, digits: 64), "bc1qrecipient\(i)")
@@ -54,37 +71,70 @@ enum HistoryFixture {
             (chain, hash, to) = (try Chain(parsing: "ethereum"), Fixture.evmHash(i), Fixture.evmAddress(0xBEEF00 + i))
             token = try Token(symbol: "ETH", decimals: 18)
         }
-        let details = try SendDetails(toAddress: to, amount: try DecimalAmount("\(i).5"), token: token,
-                                      memo: i % 6 == 1 ? "invoice \(i)" : nil)
-        return try TransactionFacts(vaultId: vault, chain: chain, timestamp: time, txHash: hash,
-                                    fiatValue: try DecimalAmount("\(i * 3).25"),
-                                    fromAddress: chain.family == .evm ? Fixture.evmAddress(0xCAFE) : nil, details: .send(details))
+        let details = try SendDetails(
+            toAddress: to,
+            amount: try DecimalAmount("\(i).5"),
+            token: token,
+            memo: i % 6 == 1 ? "invoice \(i)" : nil
+        )
+        return try TransactionFacts(
+            vaultId: vault,
+            chain: chain,
+            timestamp: time,
+            txHash: hash,
+            fiatValue: try DecimalAmount("\(i * 3).25"),
+            fromAddress: chain.family == .evm ? Fixture.evmAddress(0xCAFE) : nil,
+            details: .send(details)
+        )
     }
 
     private static func swap(_ i: Int, vault: String, time: Date) throws -> TransactionFacts {
-        let thorchain = try Chain(parsing: "thorchain"), ethereum = try Chain(parsing: "ethereum")
-        let details: SwapDetails, chain: Chain, hash: String
+        let thorchain = try Chain(parsing: "thorchain")
+        let ethereum = try Chain(parsing: "ethereum")
+        let details: SwapDetails
+        let chain: Chain
+        let hash: String
         if i % 2 == 0 {
             (chain, hash) = (thorchain, Fixture.hex(i, digits: 64).uppercased())
             details = try SwapDetails(
-                fromToken: try Token(symbol: "RUNE", contract: "THOR.RUNE"), fromAmount: try DecimalAmount("\(i)"), fromChain: thorchain,
-                toToken: try Token(symbol: "BTC"), toAmount: try DecimalAmount("0.00\(i)"), toChain: try Chain(parsing: "bitcoin"),
-                provider: try SwapProvider(i % 4 == 0 ? "thorchain" : "MayaChain"))
+                fromToken: try Token(symbol: "RUNE", contract: "THOR.RUNE"),
+                fromAmount: try DecimalAmount("\(i)"),
+                fromChain: thorchain,
+                toToken: try Token(symbol: "BTC"),
+                toAmount: try DecimalAmount("0.00\(i)"),
+                toChain: try Chain(parsing: "bitcoin"),
+                provider: try SwapProvider(i % 4 == 0 ? "thorchain" : "MayaChain")
+            )
         } else {
             (chain, hash) = (ethereum, Fixture.evmHash(i))
             details = try SwapDetails(
-                fromToken: try Token(symbol: "ETH"), fromAmount: try DecimalAmount("1.\(i)"), fromChain: ethereum,
+                fromToken: try Token(symbol: "ETH"),
+                fromAmount: try DecimalAmount("1.\(i)"),
+                fromChain: ethereum,
                 toToken: try Token(symbol: "USDC", contract: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"),
-                toAmount: try DecimalAmount("\(i)00"), toChain: ethereum, provider: try SwapProvider(i % 3 == 0 ? "1inch" : "LiFi"))
+                toAmount: try DecimalAmount("\(i)00"),
+                toChain: ethereum,
+                provider: try SwapProvider(i % 3 == 0 ? "1inch" : "LiFi")
+            )
         }
-        return try TransactionFacts(vaultId: vault, chain: chain, timestamp: time, txHash: hash,
-                                    fromAddress: chain == ethereum ? Fixture.evmAddress(0xCAFE) : "thor1sender\(i)", details: .swap(details))
+        return try TransactionFacts(
+            vaultId: vault,
+            chain: chain,
+            timestamp: time,
+            txHash: hash,
+            fromAddress: chain == ethereum ? Fixture.evmAddress(0xCAFE) : "thor1sender\(i)",
+            details: .swap(details)
+        )
     }
 
     /// 88 base58 characters, different for each `i`.
     static func solanaSignature(_ i: Int) -> String {
-        var tail = "", n = i
-        repeat { tail.append(base58[n % 58]); n /= 58 } while n > 0
+        var tail = ""
+        var n = i
+        repeat {
+            tail.append(base58[n % 58])
+            n /= 58
+        } while n > 0
         return String(repeating: "5", count: 88 - tail.count) + tail
     }
 
@@ -111,11 +161,13 @@ enum HistoryFixture {
         if filter.stage == .inProgress && !inProgress || filter.stage == .completed && inProgress { return false }
         if !filter.providers.isEmpty {
             guard case let .swap(s) = r.details,
-                  filter.providers.contains(where: { $0.lowercased() == s.provider.name.lowercased() }) else { return false }
+                filter.providers.contains(where: { $0.lowercased() == s.provider.name.lowercased() })
+            else { return false }
         }
         if let search = filter.search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), !search.isEmpty {
             let bare = search.hasPrefix("0x") ? String(search.dropFirst(2)) : search
-            var to: String?, memo: String?
+            var to: String?
+            var memo: String?
             if case let .send(s) = r.details { (to, memo) = (s.toAddress, s.memo) }
             let prefixed = [r.txHash, r.fromAddress, to].compactMap { $0?.lowercased() }
                 .contains { !bare.isEmpty && ($0.hasPrefix(bare) || $0.hasPrefix("0x" + bare)) }

@@ -35,23 +35,31 @@ enum KilledRun {
     }
 
     static func run(_ cli: CLI, _ arguments: [String], killAt moment: Moment) async throws -> Outcome {
-        try #require(FileManager.default.isExecutableFile(atPath: CLI.binary.path), "txledger is not built at \(CLI.binary.path)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CLI.binary.path),
+            "txledger is not built at \(CLI.binary.path)"
+        )
         let wal = cli.db + "-wal"
         let start = Date()
         let run = try await Subprocess.run(
-            .path(FilePath(CLI.binary.path)), arguments: Arguments(["--db", cli.db] + arguments),
-            input: .none, output: .discarded, error: .discarded
+            .path(FilePath(CLI.binary.path)),
+            arguments: Arguments(["--db", cli.db] + arguments),
+            input: .none,
+            output: .discarded,
+            error: .discarded
         ) { execution in
             // Polls the WAL's size until the moment comes or the process has ended by itself.
             var largest = 0
             while !hasExited(execution.processIdentifier.value) {
                 let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
                 largest = max(largest, size ?? 0)
-                let due: Bool = switch moment {
-                case let .after(seconds): Date().timeIntervalSince(start) >= seconds
-                case let .walReaches(bytes): largest >= bytes
-                case .never: Date().timeIntervalSince(start) > TestLimits.hang // a hang fails the test, not the suite
-                }
+                let due: Bool =
+                    switch moment {
+                    case let .after(seconds): Date().timeIntervalSince(start) >= seconds
+                    case let .walReaches(bytes): largest >= bytes
+                    // A hang fails the test, not the suite.
+                    case .never: Date().timeIntervalSince(start) > TestLimits.hang
+                    }
                 if due {
                     try execution.send(signal: .kill)
                     return (sent: true, largest: largest)
@@ -61,10 +69,11 @@ enum KilledRun {
             return (sent: false, largest: largest)
         }
         let (sent, largest) = run.closureResult
-        let (killed, status): (Bool, Int32) = switch run.terminationStatus {
-        case let .exited(code): (false, Int32(code))
-        case let .signaled(signal): (sent && signal == SIGKILL, Int32(signal))
-        }
+        let (killed, status): (Bool, Int32) =
+            switch run.terminationStatus {
+            case let .exited(code): (false, Int32(code))
+            case let .signaled(signal): (sent && signal == SIGKILL, Int32(signal))
+            }
         return Outcome(killed: killed, status: status, seconds: Date().timeIntervalSince(start), largestWAL: largest)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TxLedger
 
 /// A wall clock that tests set and move by hand (backwards too).

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+
 @testable import TxLedger
 
 /// A random history of operations on several replicas of one wallet, for the convergence laws.
@@ -54,48 +55,71 @@ struct ReplicaScenario: CustomStringConvertible {
     /// Operations name replicas by a number that the run maps onto the replicas still in use;
     /// with `lifeEvents`, replicas are also backed up and restored, cloned, lost and added.
     static func generator(lifeEvents: Bool) -> Generator<ReplicaScenario, Shrink.None<ReplicaScenario>> {
-      Generator(run: { rng in
-        let replicas = Int.random(in: 3...5, using: &rng)
-        func replica() -> Int { Int.random(in: 0..<maxReplicas, using: &rng) }
-        func tx() -> Int { Int.random(in: 0..<8, using: &rng) }
-        func status() -> TransactionStatus { TransactionStatus.allCases.randomElement(using: &rng)! }
-        let count = Int.random(in: 10...40, using: &rng)
-        func ordinary() -> Operation {
-            switch Int.random(in: 0..<100, using: &rng) {
-            case 0..<22: .record(replica: replica(), tx: tx(), status: status())
-            case 22..<34: .status(replica: replica(), tx: tx(), to: status())
-            case 34..<41: .note(replica: replica(), tx: tx(), text: Bool.random(using: &rng) ? "n\(Int.random(in: 0..<3, using: &rng))" : nil)
-            case 41..<46: .labels(replica: replica(), tx: tx(), labels: Array(["tax", "home", "work"].shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng))))
-            case 46..<51: .hide(replica: replica(), tx: tx(), hidden: Bool.random(using: &rng))
-            case 51..<55: .clear(replica: replica(), vault: Bool.random(using: &rng) ? "main" : "savings")
-            case 55..<85: .sync(from: replica(), to: replica(), full: Int.random(in: 0..<4, using: &rng) == 0,
-                                delivery: Delivery.allCases.randomElement(using: &rng)!)
-            case 85..<90: .replay(to: replica(), pick: Int.random(in: 0..<1000, using: &rng))
-            case 90..<94: .newerWrite(replica: replica(), tx: tx(), value: Int.random(in: 0..<3, using: &rng))
-            default: .tick(replica: replica(), millis: Int.random(in: 1...5000, using: &rng))
+        Generator(run: { rng in
+            let replicas = Int.random(in: 3...5, using: &rng)
+            func replica() -> Int { Int.random(in: 0..<maxReplicas, using: &rng) }
+            func tx() -> Int { Int.random(in: 0..<8, using: &rng) }
+            func status() -> TransactionStatus { TransactionStatus.allCases.randomElement(using: &rng)! }
+            let count = Int.random(in: 10...40, using: &rng)
+            func ordinary() -> Operation {
+                switch Int.random(in: 0..<100, using: &rng) {
+                case 0..<22: .record(replica: replica(), tx: tx(), status: status())
+                case 22..<34: .status(replica: replica(), tx: tx(), to: status())
+                case 34..<41:
+                    .note(
+                        replica: replica(),
+                        tx: tx(),
+                        text: Bool.random(using: &rng) ? "n\(Int.random(in: 0..<3, using: &rng))" : nil
+                    )
+                case 41..<46:
+                    .labels(
+                        replica: replica(),
+                        tx: tx(),
+                        labels: Array(
+                            ["tax", "home", "work"].shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng))
+                        )
+                    )
+                case 46..<51: .hide(replica: replica(), tx: tx(), hidden: Bool.random(using: &rng))
+                case 51..<55: .clear(replica: replica(), vault: Bool.random(using: &rng) ? "main" : "savings")
+                case 55..<85:
+                    .sync(
+                        from: replica(),
+                        to: replica(),
+                        full: Int.random(in: 0..<4, using: &rng) == 0,
+                        delivery: Delivery.allCases.randomElement(using: &rng)!
+                    )
+                case 85..<90: .replay(to: replica(), pick: Int.random(in: 0..<1000, using: &rng))
+                case 90..<94: .newerWrite(replica: replica(), tx: tx(), value: Int.random(in: 0..<3, using: &rng))
+                default: .tick(replica: replica(), millis: Int.random(in: 1...5000, using: &rng))
+                }
             }
-        }
-        /// A device's life: a backup, some syncs it takes part in, then the backup restored and
-        /// new records made on it; or a copy, a loss, a new device.
-        func lifeEvent() -> [Operation] {
-            let r = replica(), peer = replica()
-            switch Int.random(in: 0..<100, using: &rng) {
-            case 0..<55:
-                let between = (0..<Int.random(in: 0...4, using: &rng)).map { _ in ordinary() }
-                let after = (0..<Int.random(in: 1...4, using: &rng)).map { _ in Operation.record(replica: r, tx: tx(), status: status()) }
-                return [.snapshot(replica: r)] + between
-                    + [.record(replica: r, tx: tx(), status: status()), .sync(from: r, to: peer, full: false, delivery: .once),
-                       .sync(from: peer, to: r, full: false, delivery: .once), .restore(replica: r)] + after
-            case 55..<75: return [.clone(replica: r)]
-            case 75..<88: return [.lose(replica: r)]
-            default: return [.join]
+            /// A device's life: a backup, some syncs it takes part in, then the backup restored and
+            /// new records made on it; or a copy, a loss, a new device.
+            func lifeEvent() -> [Operation] {
+                let r = replica()
+                let peer = replica()
+                switch Int.random(in: 0..<100, using: &rng) {
+                case 0..<55:
+                    let between = (0..<Int.random(in: 0...4, using: &rng)).map { _ in ordinary() }
+                    let after = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+                        Operation.record(replica: r, tx: tx(), status: status())
+                    }
+                    return [.snapshot(replica: r)] + between
+                        + [
+                            .record(replica: r, tx: tx(), status: status()),
+                            .sync(from: r, to: peer, full: false, delivery: .once),
+                            .sync(from: peer, to: r, full: false, delivery: .once), .restore(replica: r),
+                        ] + after
+                case 55..<75: return [.clone(replica: r)]
+                case 75..<88: return [.lose(replica: r)]
+                default: return [.join]
+                }
             }
-        }
-        let operations: [Operation] = (0..<count).flatMap { _ in
-            lifeEvents && Int.random(in: 0..<100, using: &rng) < 15 ? lifeEvent() : [ordinary()]
-        }
-        return ReplicaScenario(replicas: replicas, operations: operations)
-      })
+            let operations: [Operation] = (0..<count).flatMap { _ in
+                lifeEvents && Int.random(in: 0..<100, using: &rng) < 15 ? lifeEvent() : [ordinary()]
+            }
+            return ReplicaScenario(replicas: replicas, operations: operations)
+        })
     }
 }
 
@@ -131,7 +155,9 @@ final class ScenarioRun {
     init(_ scenario: ReplicaScenario) async throws {
         var ledgers: [TestLedger] = []
         for i in 0..<scenario.replicas {
-            ledgers.append(try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(ReplicaScenario.skews[i]))))
+            ledgers.append(
+                try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(ReplicaScenario.skews[i])))
+            )
         }
         self.ledgers = ledgers
         folder = try TemporaryDirectory()
@@ -172,12 +198,15 @@ final class ScenarioRun {
         case let .record(raw, tx, status):
             let r = slot(raw)
             let facts = try Self.transaction(tx).facts
-            let update: StatusUpdate = switch status {
-            case .confirmed: .confirmed(at: Fixture.start)
-            case .failed: .failed(reason: "reverted")
-            default: try StatusUpdate(status)
-            }
-            let (stored, outcome) = try await ledgers[r].ledger.record(try TransactionRecord(facts: facts, status: update))
+            let update: StatusUpdate =
+                switch status {
+                case .confirmed: .confirmed(at: Fixture.start)
+                case .failed: .failed(reason: "reverted")
+                default: try StatusUpdate(status)
+                }
+            let (stored, outcome) = try await ledgers[r].ledger.record(
+                try TransactionRecord(facts: facts, status: update)
+            )
             if outcome == .recorded, let stamp = try await ledgers[r].ledger.state(stored.id)?.facts.stamp {
                 recorded.append((stored.id, facts.vaultId, stamp, r, serial))
                 serial += 1
@@ -185,16 +214,24 @@ final class ScenarioRun {
         case let .status(raw, tx, to):
             let r = slot(raw)
             let update: StatusUpdate = to == .failed ? .failed(reason: "dropped or replaced") : try StatusUpdate(to)
-            try await ignoringNotFound { _ = try await self.ledgers[r].ledger.updateStatus(try Self.transaction(tx).id, to: update) }
+            try await ignoringNotFound {
+                _ = try await self.ledgers[r].ledger.updateStatus(try Self.transaction(tx).id, to: update)
+            }
         case let .note(raw, tx, text):
             let r = slot(raw)
-            try await ignoringNotFound { try await self.ledgers[r].ledger.setNote(text, for: try Self.transaction(tx).id) }
+            try await ignoringNotFound {
+                try await self.ledgers[r].ledger.setNote(text, for: try Self.transaction(tx).id)
+            }
         case let .labels(raw, tx, labels):
             let r = slot(raw)
-            try await ignoringNotFound { try await self.ledgers[r].ledger.setLabels(labels, for: try Self.transaction(tx).id) }
+            try await ignoringNotFound {
+                try await self.ledgers[r].ledger.setLabels(labels, for: try Self.transaction(tx).id)
+            }
         case let .hide(raw, tx, hidden):
             let r = slot(raw)
-            try await ignoringNotFound { try await self.ledgers[r].ledger.setHidden(hidden, for: try Self.transaction(tx).id) }
+            try await ignoringNotFound {
+                try await self.ledgers[r].ledger.setHidden(hidden, for: try Self.transaction(tx).id)
+            }
         case let .clear(raw, vault):
             try await ledgers[slot(raw)].ledger.clearHistory(vault: vault)
         case let .sync(rawFrom, rawTo, full, delivery):
@@ -245,19 +282,42 @@ final class ScenarioRun {
             newerTime = stamp.time
             newerSeq += 1
             if let terminal = state.status.terminal {
-                state.status = StatusRegister(pending: state.status.pending, terminal: Register(
-                    terminal.value, stamp: stamp, newerFields: NewerFields([NewerField(number: 2000, value: .varint(UInt64(value)))])))
+                state.status = StatusRegister(
+                    pending: state.status.pending,
+                    terminal: Register(
+                        terminal.value,
+                        stamp: stamp,
+                        newerFields: NewerFields([NewerField(number: 2000, value: .varint(UInt64(value)))])
+                    )
+                )
             }
             state.newerRegisters[RecordState.Block.firstNewer] = Register(
-                NewerFields([NewerField(number: 6002, value: .varint(UInt64(value)))]), stamp: stamp)
-            let header = ChangeSetHeader(vaultId: record.vaultId, origin: Self.newerDevice, since: newerSeq - 1, through: newerSeq,
-                                         knowledge: [:], lineage: [Epoch(id: Self.newerEpoch, firstSeq: 1)], clearedThrough: nil)
-            try await merge([try await BundleFixture.throughBundle(ChangeSet(header: header, records: [state]), with: secret, in: folder)], into: r)
+                NewerFields([NewerField(number: 6002, value: .varint(UInt64(value)))]),
+                stamp: stamp
+            )
+            let header = ChangeSetHeader(
+                vaultId: record.vaultId,
+                origin: Self.newerDevice,
+                since: newerSeq - 1,
+                through: newerSeq,
+                knowledge: [:],
+                lineage: [Epoch(id: Self.newerEpoch, firstSeq: 1)],
+                clearedThrough: nil
+            )
+            try await merge(
+                [
+                    try await BundleFixture.throughBundle(
+                        ChangeSet(header: header, records: [state]),
+                        with: secret,
+                        in: folder
+                    )
+                ],
+                into: r
+            )
             newerWrites.append((record.id, record.vaultId, stamp, r, serial))
             serial += 1
         }
     }
-
 
     private func changes(from: Int, to: Int, full: Bool) async throws -> [ChangeSet] {
         let source = ledgers[from].ledger
@@ -283,7 +343,9 @@ final class ScenarioRun {
         }
     }
 
-    private func statusesAndWatermarks(_ ledger: Ledger) async throws -> (statuses: [TransactionID: TransactionStatus], watermarks: [String: Stamp?]) {
+    private func statusesAndWatermarks(
+        _ ledger: Ledger
+    ) async throws -> (statuses: [TransactionID: TransactionStatus], watermarks: [String: Stamp?]) {
         let records = try await ledger.all()
         var watermarks: [String: Stamp?] = [:]
         for vault in try await ledger.vaults() {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TxLedger
 
 /// The whole logical state of a replica: per vault, its watermark and every stored record state
@@ -14,7 +15,10 @@ struct ReplicaSnapshot: Equatable, CustomStringConvertible {
     init(_ ledger: Ledger) async throws {
         for vault in try await ledger.vaults() {
             let changes = try await ledger.changes(vault: vault)
-            vaults[vault] = Vault(clearedThrough: changes.clearedThrough, records: changes.records.sorted { $0.id < $1.id })
+            vaults[vault] = Vault(
+                clearedThrough: changes.clearedThrough,
+                records: changes.records.sorted { $0.id < $1.id }
+            )
         }
     }
 
@@ -24,8 +28,10 @@ struct ReplicaSnapshot: Equatable, CustomStringConvertible {
     static func == (a: ReplicaSnapshot, b: ReplicaSnapshot) -> Bool { a.normalized == b.normalized }
 
     var description: String {
-        normalized.sorted { $0.key < $1.key }.map { "\($0.key): W=\($0.value.clearedThrough.map(String.init(describing:)) ?? "-") \($0.value.records.map { "\($0.id.rawValue.prefix(6)):\($0.record.status.rawValue)" })" }
-            .joined(separator: "; ")
+        normalized.sorted { $0.key < $1.key }.map {
+            "\($0.key): W=\($0.value.clearedThrough.map(String.init(describing:)) ?? "-") \($0.value.records.map { "\($0.id.rawValue.prefix(6)):\($0.record.status.rawValue)" })"
+        }
+        .joined(separator: "; ")
     }
 }
 

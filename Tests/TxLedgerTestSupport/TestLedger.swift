@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+
 @testable import TxLedger
 
 /// A ledger in its own temporary folder, with a wall clock the test controls.
@@ -12,7 +13,10 @@ struct TestLedger {
     init(clock: ManualClock = ManualClock()) async throws {
         directory = try TemporaryDirectory()
         self.clock = clock
-        ledger = try await Ledger.open(path: directory.path("ledger.sqlite"), options: .init(wallClock: clock.wallClock, logger: .quiet))
+        ledger = try await Ledger.open(
+            path: directory.path("ledger.sqlite"),
+            options: .init(wallClock: clock.wallClock, logger: .quiet)
+        )
     }
 
     /// A copy of `ledger`'s file, in a folder of its own, opened with `clock`: a backup that
@@ -31,7 +35,10 @@ struct TestLedger {
 
     /// Opens the same file again, as a restarted app would.
     func reopened(clock: ManualClock? = nil) async throws -> Ledger {
-        try await Ledger.open(path: ledger.path, options: .init(wallClock: (clock ?? self.clock).wallClock, logger: .quiet))
+        try await Ledger.open(
+            path: ledger.path,
+            options: .init(wallClock: (clock ?? self.clock).wallClock, logger: .quiet)
+        )
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -28,13 +29,19 @@ struct AppLifecycleTests {
         try key.write(toNewFile: folder.path("vault.key"))
         let loaded = try await SyncKey.load(contentsOfFile: folder.path("vault.key"))
         #expect(loaded.printableText() == key.printableText())
-        try await test.ledger.exportBundle(vault: "vault-1", to: folder.path("a.txb"), secret: .syncKey(loaded), scope: .full)
+        try await test.ledger.exportBundle(
+            vault: "vault-1",
+            to: folder.path("a.txb"),
+            secret: .syncKey(loaded),
+            scope: .full
+        )
         let info = try await BundleInfo.read(contentsOf: folder.path("a.txb"), secret: .syncKey(key))
         #expect(info.recordCount == 1 && info.changes?.vaultId == "vault-1")
     }
 
     @Test func bundlesTravelAsData() async throws {
-        let phone = try await TestLedger(), laptop = try await TestLedger()
+        let phone = try await TestLedger()
+        let laptop = try await TestLedger()
         try await phone.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
         let secret = BundleSecret.syncKey(.generate())
         let data = try await phone.ledger.exportBundle(vault: "vault-1", secret: secret, scope: .full)
@@ -43,7 +50,9 @@ struct AppLifecycleTests {
         #expect(imported.report.recordsAdded == 2)
         var damaged = data
         damaged[damaged.count - 1] ^= 0x01
-        await #expect(throws: BundleError.payloadTampered(chunk: 0)) { try await laptop.ledger.importBundle(damaged, secret: secret) }
+        await #expect(throws: BundleError.payloadTampered(chunk: 0)) {
+            try await laptop.ledger.importBundle(damaged, secret: secret)
+        }
         #expect(try await laptop.ledger.list(limit: 10).items.count == 2)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -17,11 +18,18 @@ import Testing
         static let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
 
         init(_ secret: BundleSecret) async throws {
-            (folder, source, target, self.secret) = (try TemporaryDirectory(), try await TestLedger(), try await TestLedger(), secret)
+            (folder, source, target, self.secret) = (
+                try TemporaryDirectory(), try await TestLedger(), try await TestLedger(), secret
+            )
             try await source.ledger.record(try BundleFixture.manyRecords())
             try await target.ledger.record(try Fixture.minimalSend(hash: 9999))
             let path = folder.path("good.txb")
-            try await source.ledger.exportBundle(vault: "vault-1", to: path, secret: secret, passphraseCost: .interactive)
+            try await source.ledger.exportBundle(
+                vault: "vault-1",
+                to: path,
+                secret: secret,
+                passphraseCost: .interactive
+            )
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             before = try await ReplicaSnapshot(target.ledger)
         }
@@ -30,21 +38,31 @@ import Testing
 
         /// Imports `bytes` (written to a file) with `secret`, expecting `error`; checks that the
         /// target did not change.
-        func expectImport(_ bytes: [UInt8], with secret: BundleSecret? = nil, fails error: BundleError,
-                          _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func expectImport(
+            _ bytes: [UInt8],
+            with secret: BundleSecret? = nil,
+            fails error: BundleError,
+            _ comment: Comment? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
             let path = folder.path("\(UUID().uuidString).txb")
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             await #expect(throws: error, comment, sourceLocation: sourceLocation) {
                 try await self.target.ledger.importBundle(at: path, secret: secret ?? self.secret)
             }
-            #expect(try await ReplicaSnapshot(target.ledger) == before, "the ledger is unchanged", sourceLocation: sourceLocation)
+            #expect(
+                try await ReplicaSnapshot(target.ledger) == before,
+                "the ledger is unchanged",
+                sourceLocation: sourceLocation
+            )
         }
     }
 
     @Test(arguments: try BundleFixture.secrets())
     func aWrongSecretIsCaughtByTheKeyCheck(secret: BundleSecret) async throws {
         let setup = try await Setup(secret)
-        let wrong: BundleSecret = secret.mode == .syncKey ? .syncKey(.generate()) : .passphrase(try Passphrase("incorrect horse"))
+        let wrong: BundleSecret =
+            secret.mode == .syncKey ? .syncKey(.generate()) : .passphrase(try Passphrase("incorrect horse"))
         try await setup.expectImport(setup.bytes, with: wrong, fails: .wrongSecret(secret.mode))
         let otherKind: BundleSecret = secret.mode == .syncKey ? try BundleFixture.passphrase() : .syncKey(.generate())
         try await setup.expectImport(setup.bytes, with: otherKind, fails: .secretKindMismatch(bundle: secret.mode))
@@ -65,7 +83,10 @@ import Testing
         for mask: UInt8 in [0x07, 0x06, 0x05] {
             try await setup.expectImport(flipped(8, mask), fails: .headerTampered)
         }
-        try await setup.expectImport(flipped(9, 0x04), fails: .unsupportedVersion("key mode \(secret.mode.rawValue ^ 4)"))
+        try await setup.expectImport(
+            flipped(9, 0x04),
+            fails: .unsupportedVersion("key mode \(secret.mode.rawValue ^ 4)")
+        )
         // Salt and key check feed the key check: indistinguishable from a wrong secret.
         for offset in [22, 37, 38, 53] {
             try await setup.expectImport(flipped(offset), fails: .wrongSecret(secret.mode), "byte \(offset)")
@@ -77,8 +98,12 @@ import Testing
         if secret.mode == .passphrase {
             try await setup.expectImport(flipped(13), fails: .wrongSecret(.passphrase), "one pass more")
             let cost = Argon2idCost.interactive
-            try await setup.expectImport(flipped(14, 0x80), fails: .unsupportedVersion(
-                "Argon2id parameters beyond the accepted bounds (\(cost.operations) passes, \(cost.memoryBytes | 1 << 63) bytes)"))
+            try await setup.expectImport(
+                flipped(14, 0x80),
+                fails: .unsupportedVersion(
+                    "Argon2id parameters beyond the accepted bounds (\(cost.operations) passes, \(cost.memoryBytes | 1 << 63) bytes)"
+                )
+            )
         } else {
             try await setup.expectImport(flipped(13), fails: .unsupportedVersion("KDF parameters with a sync key"))
         }
@@ -93,14 +118,24 @@ import Testing
             try await setup.expectImport(Array(setup.bytes[..<end]), fails: .truncated, "cut after \(chunks) chunks")
         }
         // Inside a chunk, the cut chunk fails to authenticate.
-        try await setup.expectImport(Array(setup.bytes.dropLast()), fails: .payloadTampered(chunk: setup.chunkCount - 1))
-        try await setup.expectImport(Array(setup.bytes[..<(BundleHeader.size + Setup.chunk + 100)]), fails: .payloadTampered(chunk: 1))
+        try await setup.expectImport(
+            Array(setup.bytes.dropLast()),
+            fails: .payloadTampered(chunk: setup.chunkCount - 1)
+        )
+        try await setup.expectImport(
+            Array(setup.bytes[..<(BundleHeader.size + Setup.chunk + 100)]),
+            fails: .payloadTampered(chunk: 1)
+        )
     }
 
     @Test func aCutInsideTheHeaderIsCaughtBeforeAnyKeyIsDerived() async throws {
         let setup = try await Setup(.syncKey(.generate()))
         for end in 0..<BundleHeader.size {
-            try await setup.expectImport(Array(setup.bytes[..<end]), fails: end < 8 ? .notABundle : .truncated, "cut at \(end)")
+            try await setup.expectImport(
+                Array(setup.bytes[..<end]),
+                fails: end < 8 ? .notABundle : .truncated,
+                "cut at \(end)"
+            )
         }
     }
 
@@ -123,7 +158,10 @@ import Testing
         try await setup.expectImport(dropped, fails: .payloadTampered(chunk: setup.chunkCount - 2), "a chunk left out")
         // Bytes after a short final chunk are read as part of it, which then fails to authenticate.
         try await setup.expectImport(setup.bytes + [0], fails: .payloadTampered(chunk: setup.chunkCount - 1))
-        try await setup.expectImport(setup.bytes + setup.bytes[lastChunkStart...], fails: .payloadTampered(chunk: setup.chunkCount - 1))
+        try await setup.expectImport(
+            setup.bytes + setup.bytes[lastChunkStart...],
+            fails: .payloadTampered(chunk: setup.chunkCount - 1)
+        )
     }
 
     @Test func bytesAfterAFullSizedFinalChunkAreTrailingData() async throws {
@@ -141,7 +179,10 @@ import Testing
     @Test func filesThatAreNoBundleAreRefused() async throws {
         let setup = try await Setup(.syncKey(.generate()))
         try await setup.expectImport([], fails: .notABundle)
-        try await setup.expectImport(Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0, count: 200), fails: .notABundle)
+        try await setup.expectImport(
+            Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0, count: 200),
+            fails: .notABundle
+        )
         try await setup.expectImport((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }, fails: .notABundle)
         let missing = setup.folder.path("missing.txb")
         await #expect(throws: BundleError.io(path: missing, reason: "the file does not exist")) {
@@ -151,22 +192,42 @@ import Testing
 
     @Test func authenticContentThatIsInvalidIsRejected() async throws {
         let setup = try await Setup(.syncKey(.generate()))
-        let header = ChangeSetHeader(vaultId: "vault-1", origin: ReplicaID(rawValue: 7), since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+        let header = ChangeSetHeader(
+            vaultId: "vault-1",
+            origin: ReplicaID(rawValue: 7),
+            since: 0,
+            through: 1,
+            knowledge: [:],
+            clearedThrough: nil
+        )
         var good = PayloadEncoder()
         good.encode(header)
         good.encode(try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id)))
 
         func sealed(_ payload: [UInt8]) async throws -> [UInt8] {
-            Array(try Data(contentsOf: URL(fileURLWithPath: try await BundleFixture.seal(payload, with: setup.secret, in: setup.folder))))
+            Array(
+                try Data(
+                    contentsOf: URL(
+                        fileURLWithPath: try await BundleFixture.seal(payload, with: setup.secret, in: setup.folder)
+                    )
+                )
+            )
         }
         // An amount that is not a decimal: field 13 (amount) rewritten in place.
         let amount = Array("1234567890.123456789012345678".utf8)
         let start = try #require(good.bytes.firstRange(of: amount))
         var badAmount = good.bytes
         badAmount.replaceSubrange(start, with: Array("1234567890.12345678901234567x".utf8))
-        try await setup.expectImport(try await sealed(badAmount), fails: .malformedContent(
-            "record 0: invalid amount: '1234567890.12345678901234567x' is not a decimal amount (digits with an optional fraction, e.g. 12.5)"))
-        try await setup.expectImport(try await sealed(Array(good.bytes.dropLast())), fails: .malformedContent("the payload ends inside a field"))
+        try await setup.expectImport(
+            try await sealed(badAmount),
+            fails: .malformedContent(
+                "record 0: invalid amount: '1234567890.12345678901234567x' is not a decimal amount (digits with an optional fraction, e.g. 12.5)"
+            )
+        )
+        try await setup.expectImport(
+            try await sealed(Array(good.bytes.dropLast())),
+            fails: .malformedContent("the payload ends inside a field")
+        )
 
         // Registers beyond what a local write accepts: an oversized note, a reason on a confirmation.
         var hostile = try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id))
@@ -174,35 +235,82 @@ import Testing
         var noteEncoder = PayloadEncoder()
         noteEncoder.encode(header)
         noteEncoder.encode(hostile)
-        try await setup.expectImport(try await sealed(noteEncoder.bytes), fails: .malformedContent(
-            "record 0: invalid note: is 10001 bytes long; the limit is 10000"))
+        try await setup.expectImport(
+            try await sealed(noteEncoder.bytes),
+            fails: .malformedContent(
+                "record 0: invalid note: is 10001 bytes long; the limit is 10000"
+            )
+        )
         hostile.note = nil
-        hostile.status = StatusRegister(terminal: Register(TerminalOutcome(status: .confirmed, confirmedAt: nil, failureReason: "x"),
-                                                           stamp: hostile.facts.stamp))
+        hostile.status = StatusRegister(
+            terminal: Register(
+                TerminalOutcome(status: .confirmed, confirmedAt: nil, failureReason: "x"),
+                stamp: hostile.facts.stamp
+            )
+        )
         var reasonEncoder = PayloadEncoder()
         reasonEncoder.encode(header)
         reasonEncoder.encode(hostile)
-        try await setup.expectImport(try await sealed(reasonEncoder.bytes), fails: .malformedContent(
-            "record 0: invalid failureReason: only a failed transaction has a failure reason"))
-        try await setup.expectImport(try await sealed(good.bytes + [0x80, 0x00]), fails: .malformedContent("a varint is not minimal"))
+        try await setup.expectImport(
+            try await sealed(reasonEncoder.bytes),
+            fails: .malformedContent(
+                "record 0: invalid failureReason: only a failed transaction has a failure reason"
+            )
+        )
+        try await setup.expectImport(
+            try await sealed(good.bytes + [0x80, 0x00]),
+            fails: .malformedContent("a varint is not minimal")
+        )
         // Format 4 tags: a wire type no format defines, a field of the table under another wire
         // type than its own, a tag that does not step up, a step beyond the last number.
-        try await setup.expectImport(try await sealed(good.bytes + [1, 1 << 3 | 6]), fails: .malformedContent(
-            "record 1: field 1 has wire type 6, which no format defines"))
-        try await setup.expectImport(try await sealed(good.bytes + [2, 1 << 3 | 0, 0]), fails: .malformedContent(
-            "record 1: field 1 (kind) has wire type 0, not 3"))
-        try await setup.expectImport(try await sealed(good.bytes + [2, 0, 0]), fails: .malformedContent(
-            "record 1: a tag steps 0 from field 0 (fields go up, to at most 63999)"))
-        try await setup.expectImport(try await sealed(good.bytes + [4, 0x80, 0xA0, 0x1F, 0]), fails: .malformedContent(
-            "record 1: a tag steps 64000 from field 0 (fields go up, to at most 63999)"))
+        try await setup.expectImport(
+            try await sealed(good.bytes + [1, 1 << 3 | 6]),
+            fails: .malformedContent(
+                "record 1: field 1 has wire type 6, which no format defines"
+            )
+        )
+        try await setup.expectImport(
+            try await sealed(good.bytes + [2, 1 << 3 | 0, 0]),
+            fails: .malformedContent(
+                "record 1: field 1 (kind) has wire type 0, not 3"
+            )
+        )
+        try await setup.expectImport(
+            try await sealed(good.bytes + [2, 0, 0]),
+            fails: .malformedContent(
+                "record 1: a tag steps 0 from field 0 (fields go up, to at most 63999)"
+            )
+        )
+        try await setup.expectImport(
+            try await sealed(good.bytes + [4, 0x80, 0xA0, 0x1F, 0]),
+            fails: .malformedContent(
+                "record 1: a tag steps 64000 from field 0 (fields go up, to at most 63999)"
+            )
+        )
         // Formats 1 to 3 know the table's fields only, under plain numbers.
         var formatThree = PayloadEncoder()
         formatThree.encode(header)
         func sealedFormatThree(_ frame: [UInt8]) async throws -> [UInt8] {
-            Array(try Data(contentsOf: URL(fileURLWithPath: try await BundleFixture.seal(formatThree.bytes + frame, with: setup.secret,
-                                                                                          in: setup.folder, version: 3))))
+            Array(
+                try Data(
+                    contentsOf: URL(
+                        fileURLWithPath: try await BundleFixture.seal(
+                            formatThree.bytes + frame,
+                            with: setup.secret,
+                            in: setup.folder,
+                            version: 3
+                        )
+                    )
+                )
+            )
         }
-        try await setup.expectImport(try await sealedFormatThree([2, 57, 0]), fails: .malformedContent("a field number 57 exceeds 56"))
-        try await setup.expectImport(try await sealedFormatThree([4, 4, 4, 65, 1]), fails: .malformedContent("record 0: field 1 is out of order or unknown"))
+        try await setup.expectImport(
+            try await sealedFormatThree([2, 57, 0]),
+            fails: .malformedContent("a field number 57 exceeds 56")
+        )
+        try await setup.expectImport(
+            try await sealedFormatThree([4, 4, 4, 65, 1]),
+            fails: .malformedContent("record 0: field 1 is out of order or unknown")
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -8,13 +9,20 @@ import Testing
     @Test(arguments: try BundleFixture.secrets())
     func aBundleCarriesTheWholeVault(secret: BundleSecret) async throws {
         let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
-        try await a.ledger.record([try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature(),
-                                   try Fixture.send(vault: "other", hash: 9)])
+        try await a.ledger.record([
+            try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature(),
+            try Fixture.send(vault: "other", hash: 9),
+        ])
         try await a.ledger.updateStatus(try Fixture.send().id, to: .failed(reason: "reverted"))
         try await a.ledger.setNote(nil, for: try Fixture.swap().id)
         try await a.ledger.setHidden(true, for: try Fixture.signature().id)
 
-        let (exported, imported) = try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder)
+        let (exported, imported) = try await BundleFixture.transfer(
+            from: a.ledger,
+            to: b.ledger,
+            secret: secret,
+            in: folder
+        )
 
         #expect(exported.recordCount == 3 && imported.info.recordCount == 3)
         #expect(imported.info.changes?.vaultId == "vault-1" && imported.info.changes?.origin == a.ledger.replicaID)
@@ -84,9 +92,21 @@ import Testing
         #expect(delta.imported.report.recordsChanged == 1 && delta.imported.report.recordsUnchanged == 1)
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))
 
-        let full = try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder, scope: .full)
+        let full = try await BundleFixture.transfer(
+            from: a.ledger,
+            to: b.ledger,
+            secret: secret,
+            in: folder,
+            scope: .full
+        )
         #expect(full.exported.recordCount == 51 && !full.imported.report.changedAnything)
-        let forPeer = try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder, scope: .forPeer(b.ledger.replicaID))
+        let forPeer = try await BundleFixture.transfer(
+            from: a.ledger,
+            to: b.ledger,
+            secret: secret,
+            in: folder,
+            scope: .forPeer(b.ledger.replicaID)
+        )
         #expect(forPeer.exported.recordCount == 2, "b acknowledged nothing new since")
     }
 
@@ -110,10 +130,15 @@ import Testing
             let path = folder.path("\(secret.name).txb")
             try await a.ledger.exportBundle(vault: "vault-1", to: path, secret: secret, passphraseCost: .interactive)
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            var needles = ["vault-1", "1234567890.123456789012345678", "1234.56", "rent for July", "line one", "USDC", "RUNE",
-                           "app.uniswap.org", "Sign in to example.com", "eth_sendTransaction", "thorchain", "ethereum"]
+            var needles = [
+                "vault-1", "1234567890.123456789012345678", "1234.56", "rent for July", "line one", "USDC", "RUNE",
+                "app.uniswap.org", "Sign in to example.com", "eth_sendTransaction", "thorchain", "ethereum",
+            ]
             for record in records {
-                needles += [record.id.rawValue, record.fromAddress, record.txHash, record.txHash.map { String($0.dropFirst(2)) }].compactMap { $0 }
+                needles += [
+                    record.id.rawValue, record.fromAddress, record.txHash,
+                    record.txHash.map { String($0.dropFirst(2)) },
+                ].compactMap { $0 }
             }
             for needle in needles {
                 for form in Set([needle, needle.lowercased(), needle.uppercased()]) {
@@ -139,7 +164,12 @@ import Testing
         let (a, b, folder) = (try await TestLedger(), try await TestLedger(), try TemporaryDirectory())
         try await a.ledger.record(try BundleFixture.manyRecords())
         let secret = BundleSecret.syncKey(.generate())
-        let (exported, imported) = try await BundleFixture.transfer(from: a.ledger, to: b.ledger, secret: secret, in: folder)
+        let (exported, imported) = try await BundleFixture.transfer(
+            from: a.ledger,
+            to: b.ledger,
+            secret: secret,
+            in: folder
+        )
         #expect(exported.byteCount > 2 * BundleWriter.chunkSize, "the test needs several chunks")
         #expect(imported.report.recordsAdded == 700)
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -16,7 +17,9 @@ import Testing
     /// What a device that upgraded does with a bundle an older TxLedger wrote: it imports, and
     /// the ledger then holds exactly the records the vector says, stamps included.
     @Test func aFormatOneBundleImports() async throws {
-        let vector = try #require(try BundleVector.all().first { $0.folder == BundleVector.formatOneFolder && $0.name == "key-full" })
+        let vector = try #require(
+            try BundleVector.all().first { $0.folder == BundleVector.formatOneFolder && $0.name == "key-full" }
+        )
         let expected = try #require(vector.contents)
         let target = try await TestLedger()
         let imported = try await target.ledger.importBundle(at: vector.path, secret: try vector.secret())
@@ -35,14 +38,19 @@ import Testing
         let vectors = try BundleVector.all()
         for folder in BundleVector.folders {
             let set = vectors.filter { $0.folder == folder }
-            let ok = switch folder {
-            case BundleVector.formatOneFolder: 3
-            case BundleVector.folder: 5
-            default: 4
-            }
+            let ok =
+                switch folder {
+                case BundleVector.formatOneFolder: 3
+                case BundleVector.folder: 5
+                default: 4
+                }
             #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == ok, "\(folder.lastPathComponent)")
-            #expect(Set(set.map(\.expect)).isSuperset(of: ["ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
-                                                           "payload_tampered", "truncated", "trailing_data", "malformed_content"]))
+            #expect(
+                Set(set.map(\.expect)).isSuperset(of: [
+                    "ok", "not_a_bundle", "wrong_secret", "secret_kind_mismatch", "header_tampered",
+                    "payload_tampered", "truncated", "trailing_data", "malformed_content",
+                ])
+            )
         }
         #expect(vectors.contains { $0.expect == "unsupported_version" })
         for vector in vectors {
@@ -66,7 +74,7 @@ private struct VectorWriter {
     let passphrase = "vector passphrase: correct horse battery staple"
 
     func write() async throws {
-        try? FileManager.default.removeItem(at: folder) // the format 4 set only
+        try? FileManager.default.removeItem(at: folder)  // the format 4 set only
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
             .trimmingCharacters(in: .newlines)
@@ -89,70 +97,195 @@ private struct VectorWriter {
         try await a.ledger.setLabels(["tax", "2025"], for: try Fixture.swap().id)
 
         var vectors: [BundleVector] = []
-        func add(_ name: String, _ comment: String, file: String, expect: String, key: Bool = true,
-                 secret: String? = nil, contents: BundleVector.Contents? = nil) {
-            vectors.append(BundleVector(name: name, comment: comment, file: file, syncKey: key ? (secret ?? keyText) : nil,
-                                        passphrase: key ? nil : (secret ?? passphrase), expect: expect, contents: contents))
+        func add(
+            _ name: String,
+            _ comment: String,
+            file: String,
+            expect: String,
+            key: Bool = true,
+            secret: String? = nil,
+            contents: BundleVector.Contents? = nil
+        ) {
+            vectors.append(
+                BundleVector(
+                    name: name,
+                    comment: comment,
+                    file: file,
+                    syncKey: key ? (secret ?? keyText) : nil,
+                    passphrase: key ? nil : (secret ?? passphrase),
+                    expect: expect,
+                    contents: contents
+                )
+            )
         }
 
         let full = try await export(a.ledger, "vault-1", to: "key-full.txb", secret: .syncKey(key), scope: .full)
-        add("key-full", "sync key; a full change set: a cleared watermark, knowledge of another replica, a send, a swap and a signature with every register", file: "key-full.txb", expect: "ok", contents: full)
-        let delta = try await export(a.ledger, "vault-1", to: "passphrase-delta.txb", secret: .passphrase(try Passphrase(passphrase)),
-                                     scope: .forPeer(b.ledger.replicaID))
-        add("passphrase-delta", "passphrase (Argon2id INTERACTIVE); a delta: the one record changed since the peer acknowledged", file: "passphrase-delta.txb", expect: "ok", key: false, contents: delta)
+        add(
+            "key-full",
+            "sync key; a full change set: a cleared watermark, knowledge of another replica, a send, a swap and a signature with every register",
+            file: "key-full.txb",
+            expect: "ok",
+            contents: full
+        )
+        let delta = try await export(
+            a.ledger,
+            "vault-1",
+            to: "passphrase-delta.txb",
+            secret: .passphrase(try Passphrase(passphrase)),
+            scope: .forPeer(b.ledger.replicaID)
+        )
+        add(
+            "passphrase-delta",
+            "passphrase (Argon2id INTERACTIVE); a delta: the one record changed since the peer acknowledged",
+            file: "passphrase-delta.txb",
+            expect: "ok",
+            key: false,
+            contents: delta
+        )
 
         let c = try await TestLedger()
-        let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000) // 135,000 bytes: 3 chunks
+        // 135,000 bytes: 3 chunks.
+        let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000)
         try await c.ledger.record(try Fixture.signature(vault: "big", message: message))
         let multi = try await export(c.ledger, "big", to: "key-multichunk.txb", secret: .syncKey(key), scope: .full)
-        add("key-multichunk", "sync key; one record whose message spans three chunks", file: "key-multichunk.txb", expect: "ok", contents: multi)
+        add(
+            "key-multichunk",
+            "sync key; one record whose message spans three chunks",
+            file: "key-multichunk.txb",
+            expect: "ok",
+            contents: multi
+        )
 
-        let wrongKey = String(decoding: SyncKey.generate().printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
-            .trimmingCharacters(in: .newlines)
-        add("key-wrong-key", "key-full.txb opened with another sync key", file: "key-full.txb", expect: "wrong_secret", secret: wrongKey)
-        add("passphrase-wrong", "passphrase-delta.txb opened with another passphrase", file: "passphrase-delta.txb", expect: "wrong_secret", key: false, secret: "vector passphrase: incorrect horse")
-        add("kind-mismatch", "key-full.txb (sync key) opened with a passphrase", file: "key-full.txb", expect: "secret_kind_mismatch", key: false)
+        let wrongKey = String(
+            decoding: SyncKey.generate().printableBytes().withUnsafeBytes { Array($0) },
+            as: UTF8.self
+        )
+        .trimmingCharacters(in: .newlines)
+        add(
+            "key-wrong-key",
+            "key-full.txb opened with another sync key",
+            file: "key-full.txb",
+            expect: "wrong_secret",
+            secret: wrongKey
+        )
+        add(
+            "passphrase-wrong",
+            "passphrase-delta.txb opened with another passphrase",
+            file: "passphrase-delta.txb",
+            expect: "wrong_secret",
+            key: false,
+            secret: "vector passphrase: incorrect horse"
+        )
+        add(
+            "kind-mismatch",
+            "key-full.txb (sync key) opened with a passphrase",
+            file: "key-full.txb",
+            expect: "secret_kind_mismatch",
+            key: false
+        )
 
-        let fullBytes = try bytes("key-full.txb"), multiBytes = try bytes("key-multichunk.txb")
+        let fullBytes = try bytes("key-full.txb")
+        let multiBytes = try bytes("key-multichunk.txb")
         let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
         try derive("header-tampered.txb", from: fullBytes) { $0[60] ^= 0x01 }
-        add("header-tampered", "key-full.txb with byte 60 (inside the secretstream header) flipped", file: "header-tampered.txb", expect: "header_tampered")
+        add(
+            "header-tampered",
+            "key-full.txb with byte 60 (inside the secretstream header) flipped",
+            file: "header-tampered.txb",
+            expect: "header_tampered"
+        )
         try derive("mac-tampered.txb", from: fullBytes) { $0[100] ^= 0x80 }
-        add("mac-tampered", "key-full.txb with byte 100 (inside the header MAC) flipped", file: "mac-tampered.txb", expect: "header_tampered")
+        add(
+            "mac-tampered",
+            "key-full.txb with byte 100 (inside the header MAC) flipped",
+            file: "mac-tampered.txb",
+            expect: "header_tampered"
+        )
         try derive("unknown-version.txb", from: fullBytes) { $0[8] = 5 }
-        add("unknown-version", "key-full.txb with format version 5", file: "unknown-version.txb", expect: "unsupported_version")
+        add(
+            "unknown-version",
+            "key-full.txb with format version 5",
+            file: "unknown-version.txb",
+            expect: "unsupported_version"
+        )
         try derive("version-changed.txb", from: fullBytes) { $0[8] = 3 }
-        add("version-changed", "key-full.txb with its version byte changed to 3, a format readers know: the header MAC covers it", file: "version-changed.txb", expect: "header_tampered")
+        add(
+            "version-changed",
+            "key-full.txb with its version byte changed to 3, a format readers know: the header MAC covers it",
+            file: "version-changed.txb",
+            expect: "header_tampered"
+        )
         try derive("payload-tampered.txb", from: multiBytes) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
-        add("payload-tampered", "key-multichunk.txb with one byte of chunk 1 flipped", file: "payload-tampered.txb", expect: "payload_tampered")
+        add(
+            "payload-tampered",
+            "key-multichunk.txb with one byte of chunk 1 flipped",
+            file: "payload-tampered.txb",
+            expect: "payload_tampered"
+        )
         try derive("chunks-reordered.txb", from: multiBytes) { bytes in
             let (first, second) = (BundleHeader.size, BundleHeader.size + chunk)
-            let chunk0 = Array(bytes[first..<second]), chunk1 = Array(bytes[second..<second + chunk])
+            let chunk0 = Array(bytes[first..<second])
+            let chunk1 = Array(bytes[second..<second + chunk])
             bytes.replaceSubrange(first..<second + chunk, with: chunk1 + chunk0)
         }
-        add("chunks-reordered", "key-multichunk.txb with chunks 0 and 1 swapped", file: "chunks-reordered.txb", expect: "payload_tampered")
+        add(
+            "chunks-reordered",
+            "key-multichunk.txb with chunks 0 and 1 swapped",
+            file: "chunks-reordered.txb",
+            expect: "payload_tampered"
+        )
         try derive("truncated.txb", from: multiBytes) { $0.removeLast($0.count - (BundleHeader.size + 2 * chunk)) }
-        add("truncated", "key-multichunk.txb cut after chunk 1, at a chunk boundary", file: "truncated.txb", expect: "truncated")
+        add(
+            "truncated",
+            "key-multichunk.txb cut after chunk 1, at a chunk boundary",
+            file: "truncated.txb",
+            expect: "truncated"
+        )
         try derive("truncated-in-chunk.txb", from: fullBytes) { $0.removeLast() }
-        add("truncated-in-chunk", "key-full.txb without its last byte: the final chunk no longer authenticates", file: "truncated-in-chunk.txb", expect: "payload_tampered")
+        add(
+            "truncated-in-chunk",
+            "key-full.txb without its last byte: the final chunk no longer authenticates",
+            file: "truncated-in-chunk.txb",
+            expect: "payload_tampered"
+        )
         try derive("truncated-header.txb", from: fullBytes) { $0.removeLast($0.count - 50) }
         add("truncated-header", "key-full.txb cut inside the header", file: "truncated-header.txb", expect: "truncated")
         try derive("not-a-bundle.txb", from: Array("PK\u{3}\u{4}".utf8) + [UInt8](repeating: 0x20, count: 200)) { _ in }
-        add("not-a-bundle", "a file that does not start with the magic bytes", file: "not-a-bundle.txb", expect: "not_a_bundle")
+        add(
+            "not-a-bundle",
+            "a file that does not start with the magic bytes",
+            file: "not-a-bundle.txb",
+            expect: "not_a_bundle"
+        )
 
         try sealExactChunk("full-final-chunk.txb")
         try derive("trailing-data.txb", from: try bytes("full-final-chunk.txb")) { $0.append(0x00) }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("full-final-chunk.txb"))
-        add("trailing-data", "a valid bundle whose final chunk is full-sized (65536 bytes of payload), followed by one byte", file: "trailing-data.txb", expect: "trailing_data")
+        add(
+            "trailing-data",
+            "a valid bundle whose final chunk is full-sized (65536 bytes of payload), followed by one byte",
+            file: "trailing-data.txb",
+            expect: "trailing_data"
+        )
 
         try await sealMalformed("malformed-content.txb", from: a.ledger)
-        add("malformed-content", "authentic, but the send's amount is '1234567890.12345678901234567x'", file: "malformed-content.txb", expect: "malformed_content")
+        add(
+            "malformed-content",
+            "authentic, but the send's amount is '1234567890.12345678901234567x'",
+            file: "malformed-content.txb",
+            expect: "malformed_content"
+        )
 
         // Frames a writer never makes, each authentic: a reader refuses them, it repairs nothing.
         let stamp = Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 0x0A))
         let send = RecordState(recording: try Fixture.send(status: .failed(reason: "reverted")), stamp: stamp)
         let swap = RecordState(recording: try Fixture.swap(), stamp: stamp)
-        func frame(_ file: String, _ state: RecordState, newer: [NewerField] = [], _ change: (inout RecordValues) -> Void = { _ in }) throws {
+        func frame(
+            _ file: String,
+            _ state: RecordState,
+            newer: [NewerField] = [],
+            _ change: (inout RecordValues) -> Void = { _ in }
+        ) throws {
             var values = RecordRow.portableValues(state)
             values["explorer_url"] = .null
             change(&values)
@@ -162,17 +295,55 @@ private struct VectorWriter {
             try seal(file, encoder.bytes)
         }
         try frame("frame-field-of-another-kind.txb", swap) { $0["amount"] = "5".databaseValue }
-        add("frame-field-of-another-kind", "authentic; a swap whose frame carries a send's amount (field 13)", file: "frame-field-of-another-kind.txb", expect: "malformed_content")
+        add(
+            "frame-field-of-another-kind",
+            "authentic; a swap whose frame carries a send's amount (field 13)",
+            file: "frame-field-of-another-kind.txb",
+            expect: "malformed_content"
+        )
         try frame("frame-half-stamp.txb", send) { $0["terminal_replica"] = .null }
-        add("frame-half-stamp", "authentic; a failed send whose terminal stamp has its time (44) but not its replica (45)", file: "frame-half-stamp.txb", expect: "malformed_content")
-        try frame("frame-value-without-stamp.txb", send) { $0["note_time"] = .null; $0["note_replica"] = .null }
-        add("frame-value-without-stamp", "authentic; a note (47) without the note register's stamp (48, 49)", file: "frame-value-without-stamp.txb", expect: "malformed_content")
-        try frame("frame-register-without-value.txb", RecordState(recording: try Fixture.send(hidden: true), stamp: stamp)) { $0["hidden"] = .null }
-        add("frame-register-without-value", "authentic; a hidden register's stamp (54, 55) without its value (53)", file: "frame-register-without-value.txb", expect: "malformed_content")
+        add(
+            "frame-half-stamp",
+            "authentic; a failed send whose terminal stamp has its time (44) but not its replica (45)",
+            file: "frame-half-stamp.txb",
+            expect: "malformed_content"
+        )
+        try frame("frame-value-without-stamp.txb", send) {
+            $0["note_time"] = .null
+            $0["note_replica"] = .null
+        }
+        add(
+            "frame-value-without-stamp",
+            "authentic; a note (47) without the note register's stamp (48, 49)",
+            file: "frame-value-without-stamp.txb",
+            expect: "malformed_content"
+        )
+        try frame(
+            "frame-register-without-value.txb",
+            RecordState(recording: try Fixture.send(hidden: true), stamp: stamp)
+        ) { $0["hidden"] = .null }
+        add(
+            "frame-register-without-value",
+            "authentic; a hidden register's stamp (54, 55) without its value (53)",
+            file: "frame-register-without-value.txb",
+            expect: "malformed_content"
+        )
         try frame("frame-empty-text.txb", send) { $0["memo"] = "".databaseValue }
-        add("frame-empty-text", "authentic; a memo (19) that is the empty text", file: "frame-empty-text.txb", expect: "malformed_content")
-        try frame("frame-default-explorer.txb", send) { $0["explorer_url"] = send.facts.value.explorerUrl!.databaseValue }
-        add("frame-default-explorer", "authentic; explorer_url (5) written out although it is the chain's default page", file: "frame-default-explorer.txb", expect: "malformed_content")
+        add(
+            "frame-empty-text",
+            "authentic; a memo (19) that is the empty text",
+            file: "frame-empty-text.txb",
+            expect: "malformed_content"
+        )
+        try frame("frame-default-explorer.txb", send) {
+            $0["explorer_url"] = send.facts.value.explorerUrl!.databaseValue
+        }
+        add(
+            "frame-default-explorer",
+            "authentic; explorer_url (5) written out although it is the chain's default page",
+            file: "frame-default-explorer.txb",
+            expect: "malformed_content"
+        )
 
         // Labels are a set in NFC sorted by UTF-8 bytes: a frame with decomposed, repeated and
         // unsorted labels reads as that set.
@@ -180,43 +351,108 @@ private struct VectorWriter {
         try frame("labels-normalized.txb", labelled) {
             $0["labels"] = #"["z","e\u0301","\u00e9","a","a"]"#.databaseValue
         }
-        let normalized = RecordState(facts: labelled.facts, status: labelled.status, lastCheckedAt: labelled.lastCheckedAt, note: labelled.note,
-                                     labels: Register(["a", "z", "\u{E9}"], stamp: stamp), hidden: labelled.hidden)
-        add("labels-normalized", "sync key; labels [z, e + U+0301, U+00E9, a, a] read as the set [a, z, U+00E9]", file: "labels-normalized.txb", expect: "ok",
-            contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: [normalized]))
+        let normalized = RecordState(
+            facts: labelled.facts,
+            status: labelled.status,
+            lastCheckedAt: labelled.lastCheckedAt,
+            note: labelled.note,
+            labels: Register(["a", "z", "\u{E9}"], stamp: stamp),
+            hidden: labelled.hidden
+        )
+        add(
+            "labels-normalized",
+            "sync key; labels [z, e + U+0301, U+00E9, a, a] read as the set [a, z, U+00E9]",
+            file: "labels-normalized.txb",
+            expect: "ok",
+            contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: [normalized])
+        )
 
         // A newer version's fields (bundle-format.md, "Newer fields"): read by wire type, kept.
         let newerStamp = Stamp(millis: 1_751_371_400_000, replica: ReplicaID(rawValue: 0x0C))
-        let newer = [try NewerVersion.extended(send, registerStamp: newerStamp), try NewerVersion.extended(swap, registerStamp: newerStamp, fact: 300)]
+        let newer = [
+            try NewerVersion.extended(send, registerStamp: newerStamp),
+            try NewerVersion.extended(swap, registerStamp: newerStamp, fact: 300),
+        ]
         var newerEncoder = PayloadEncoder()
         newerEncoder.encode(Self.header(vault: "vault-1"))
-        newer.forEach { newerEncoder.encode($0) }
+        for state in newer { newerEncoder.encode(state) }
         try seal("unknown-fields.txb", newerEncoder.bytes)
-        add("unknown-fields", "sync key; a failed send and a swap as a newer version writes them: facts 57 (varint) and 58 (stext), terminal value 2000 (ctext, the send only), and a register of block 6 (stamp 6000 and 6001, then a value of each wire type)", file: "unknown-fields.txb", expect: "ok",
-            contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: newer))
-        try frame("frame-unknown-field-without-register.txb", send, newer: [NewerField(number: 5000, value: .varint(1))])
-        add("frame-unknown-field-without-register", "authentic; a field of the hidden register's block (5000) on a record without a hidden stamp", file: "frame-unknown-field-without-register.txb", expect: "malformed_content")
-        try frame("frame-unknown-register-without-stamp.txb", send, newer: [NewerField(number: 7002, value: .varint(1))])
-        add("frame-unknown-register-without-stamp", "authentic; a value of register block 7 (7002) without the block's stamp (7000, 7001)", file: "frame-unknown-register-without-stamp.txb", expect: "malformed_content")
+        add(
+            "unknown-fields",
+            "sync key; a failed send and a swap as a newer version writes them: facts 57 (varint) and 58 (stext), terminal value 2000 (ctext, the send only), and a register of block 6 (stamp 6000 and 6001, then a value of each wire type)",
+            file: "unknown-fields.txb",
+            expect: "ok",
+            contents: BundleVector.Contents(Self.header(vault: "vault-1"), records: newer)
+        )
+        try frame(
+            "frame-unknown-field-without-register.txb",
+            send,
+            newer: [NewerField(number: 5000, value: .varint(1))]
+        )
+        add(
+            "frame-unknown-field-without-register",
+            "authentic; a field of the hidden register's block (5000) on a record without a hidden stamp",
+            file: "frame-unknown-field-without-register.txb",
+            expect: "malformed_content"
+        )
+        try frame(
+            "frame-unknown-register-without-stamp.txb",
+            send,
+            newer: [NewerField(number: 7002, value: .varint(1))]
+        )
+        add(
+            "frame-unknown-register-without-stamp",
+            "authentic; a value of register block 7 (7002) without the block's stamp (7000, 7001)",
+            file: "frame-unknown-register-without-stamp.txb",
+            expect: "malformed_content"
+        )
         try sealUnknownWireType("frame-unknown-wire-type.txb", send)
-        add("frame-unknown-wire-type", "authentic; a frame that ends with a tag of wire type 6, which no format defines", file: "frame-unknown-wire-type.txb", expect: "malformed_content")
+        add(
+            "frame-unknown-wire-type",
+            "authentic; a frame that ends with a tag of wire type 6, which no format defines",
+            file: "frame-unknown-wire-type.txb",
+            expect: "malformed_content"
+        )
 
         try sealEmptyFinalChunk("empty-final-chunk.txb")
-        add("empty-final-chunk", "a payload of exactly 65536 bytes written as a full TAG_MESSAGE chunk and an empty TAG_FINAL chunk", file: "empty-final-chunk.txb", expect: "malformed_content")
+        add(
+            "empty-final-chunk",
+            "a payload of exactly 65536 bytes written as a full TAG_MESSAGE chunk and an empty TAG_FINAL chunk",
+            file: "empty-final-chunk.txb",
+            expect: "malformed_content"
+        )
         try sealMalformedThenTampered("malformed-then-tampered.txb")
-        add("malformed-then-tampered", "an invalid record in chunk 0 and a flipped byte in chunk 1: damage to the file is reported first", file: "malformed-then-tampered.txb", expect: "payload_tampered")
+        add(
+            "malformed-then-tampered",
+            "an invalid record in chunk 0 and a flipped byte in chunk 1: damage to the file is reported first",
+            file: "malformed-then-tampered.txb",
+            expect: "payload_tampered"
+        )
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(vectors).write(to: folder.appendingPathComponent("index.json"))
     }
 
-    private func export(_ ledger: Ledger, _ vault: String, to file: String, secret: BundleSecret, scope: ExportScope) async throws -> BundleVector.Contents {
-        try await ledger.exportBundle(vault: vault, to: folder.appendingPathComponent(file).path, secret: secret, scope: scope, passphraseCost: .interactive)
-        let changes: ChangeSet = switch scope {
-        case let .forPeer(peer): try await ledger.changes(vault: vault, forPeer: peer)
-        default: try await ledger.changes(vault: vault)
-        }
+    private func export(
+        _ ledger: Ledger,
+        _ vault: String,
+        to file: String,
+        secret: BundleSecret,
+        scope: ExportScope
+    ) async throws -> BundleVector.Contents {
+        try await ledger.exportBundle(
+            vault: vault,
+            to: folder.appendingPathComponent(file).path,
+            secret: secret,
+            scope: scope,
+            passphraseCost: .interactive
+        )
+        let changes: ChangeSet =
+            switch scope {
+            case let .forPeer(peer): try await ledger.changes(vault: vault, forPeer: peer)
+            default: try await ledger.changes(vault: vault)
+            }
         return BundleVector.Contents(changes.header, records: changes.records)
     }
 
@@ -241,18 +477,32 @@ private struct VectorWriter {
             let record = try Fixture.signature(vault: "exact", message: String(repeating: "x", count: length))
             var encoder = PayloadEncoder()
             encoder.encode(header(vault: "exact"))
-            encoder.encode(RecordState(recording: record, stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 1))))
+            encoder.encode(
+                RecordState(recording: record, stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 1)))
+            )
             if encoder.bytes.count == BundleWriter.chunkSize { return encoder.bytes }
             length += BundleWriter.chunkSize - encoder.bytes.count
         }
     }
 
     static func header(vault: String) -> ChangeSetHeader {
-        ChangeSetHeader(vaultId: vault, origin: ReplicaID(rawValue: 1), since: 0, through: 1, knowledge: [:], lineage: [], clearedThrough: nil)
+        ChangeSetHeader(
+            vaultId: vault,
+            origin: ReplicaID(rawValue: 1),
+            since: 0,
+            through: 1,
+            knowledge: [:],
+            lineage: [],
+            clearedThrough: nil
+        )
     }
 
     private func seal(_ file: String, _ payload: [UInt8]) throws {
-        let writer = try BundleWriter(path: folder.appendingPathComponent(file).path, secret: .syncKey(key), cost: .interactive)
+        let writer = try BundleWriter(
+            path: folder.appendingPathComponent(file).path,
+            secret: .syncKey(key),
+            cost: .interactive
+        )
         try writer.write(payload)
         _ = try writer.finish()
     }
@@ -264,7 +514,13 @@ private struct VectorWriter {
         let salt = Sodium.randomBytes(BundleHeader.saltBytes)
         let keys = try BundleKeys(secret: .syncKey(key), salt: salt, cost: nil)
         let encryptor = SecretStreamEncryptor(key: keys.streamKey)
-        let header = keys.seal(version: BundleHeader.currentVersion, mode: .syncKey, cost: nil, salt: salt, streamHeader: encryptor.header)
+        let header = keys.seal(
+            version: BundleHeader.currentVersion,
+            mode: .syncKey,
+            cost: nil,
+            salt: salt,
+            streamHeader: encryptor.header
+        )
         var bytes = header.bytes
         payload.withUnsafeBytes { encryptor.push($0, final: false, into: &bytes) }
         [UInt8]().withUnsafeBytes { encryptor.push($0, final: true, into: &bytes) }
@@ -274,14 +530,24 @@ private struct VectorWriter {
     /// An invalid first record (a swap with an amount) in chunk 0, a long valid signature
     /// after it, and one byte of chunk 1 flipped.
     private func sealMalformedThenTampered(_ file: String) throws {
-        var values = RecordRow.portableValues(RecordState(recording: try Fixture.swap(), stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))))
+        var values = RecordRow.portableValues(
+            RecordState(
+                recording: try Fixture.swap(),
+                stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))
+            )
+        )
         values["explorer_url"] = .null
         values["amount"] = "5".databaseValue
         var encoder = PayloadEncoder()
         encoder.encode(Self.header(vault: "vault-1"))
         encoder.encodeFrame(values)
         let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000)
-        encoder.encode(RecordState(recording: try Fixture.signature(message: message), stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))))
+        encoder.encode(
+            RecordState(
+                recording: try Fixture.signature(message: message),
+                stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))
+            )
+        )
         try seal(file, encoder.bytes)
         let chunk = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
         try derive(file, from: try bytes(file)) { $0[BundleHeader.size + chunk + 1000] ^= 0x04 }
@@ -305,12 +571,20 @@ private struct VectorWriter {
     /// An authentic bundle whose record does not validate.
     private func sealMalformed(_ file: String, from ledger: Ledger) async throws {
         let state = try #require(try await ledger.state(try Fixture.send().id))
-        let header = ChangeSetHeader(vaultId: "vault-1", origin: ledger.replicaID, since: 0, through: 1, knowledge: [:], clearedThrough: nil)
+        let header = ChangeSetHeader(
+            vaultId: "vault-1",
+            origin: ledger.replicaID,
+            since: 0,
+            through: 1,
+            knowledge: [:],
+            clearedThrough: nil
+        )
         var encoder = PayloadEncoder()
         encoder.encode(header)
         encoder.encode(state)
         // Same length, so the frame's length prefix stays right.
-        let amount = Array("1234567890.123456789012345678".utf8), bad = Array("1234567890.12345678901234567x".utf8)
+        let amount = Array("1234567890.123456789012345678".utf8)
+        let bad = Array("1234567890.12345678901234567x".utf8)
         let range = try #require(encoder.bytes.firstRange(of: amount))
         var payload = encoder.bytes
         payload.replaceSubrange(range, with: bad)

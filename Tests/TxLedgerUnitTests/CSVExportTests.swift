@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -9,9 +10,14 @@ import Testing
 struct CSVExportTests {
     /// The rows of a CSV file as Python's csv.reader sees them.
     private func parse(_ path: String) async throws -> [[String]] {
-        let result = try await ChildProcess.run(URL(fileURLWithPath: Python.path!), [
-            "-c", "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))", path,
-        ])
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: Python.path!),
+            [
+                "-c",
+                "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))",
+                path,
+            ]
+        )
         try #require(result.status == 0)
         return try JSONDecoder().decode([[String]].self, from: result.stdout)
     }
@@ -19,10 +25,19 @@ struct CSVExportTests {
     @Test func everyColumnSurvivesARealParser() async throws {
         let test = try await TestLedger()
         let tricky = "paid \"Bob\", rent\nline two; ünïcödé ✓"
-        let send = try Fixture.send(hash: 1, at: Fixture.start.addingTimeInterval(0.25),
-                                    status: .confirmed(at: Fixture.start.addingTimeInterval(90)),
-                                    note: tricky, labels: ["tax", "home, sweet"])
-        let formula = try Fixture.send(hash: 3, at: Fixture.start.addingTimeInterval(10), note: "=HYPERLINK(\"http://x\")", labels: ["-1", "@a"])
+        let send = try Fixture.send(
+            hash: 1,
+            at: Fixture.start.addingTimeInterval(0.25),
+            status: .confirmed(at: Fixture.start.addingTimeInterval(90)),
+            note: tricky,
+            labels: ["tax", "home, sweet"]
+        )
+        let formula = try Fixture.send(
+            hash: 3,
+            at: Fixture.start.addingTimeInterval(10),
+            note: "=HYPERLINK(\"http://x\")",
+            labels: ["-1", "@a"]
+        )
         let swap = try Fixture.swap(hash: 2, at: Fixture.start.addingTimeInterval(5))
         let signature = try Fixture.signature(at: Fixture.start.addingTimeInterval(20))
         try await test.ledger.record([signature, formula, swap, send])
@@ -44,7 +59,9 @@ struct CSVExportTests {
 
         let s = table[0]
         #expect(s["date"] == "2025-07-01T12:00:00.250Z")
-        #expect(s["vault"] == "vault-1" && s["type"] == "send" && s["status"] == "confirmed" && s["chain"] == "ethereum")
+        #expect(
+            s["vault"] == "vault-1" && s["type"] == "send" && s["status"] == "confirmed" && s["chain"] == "ethereum"
+        )
         #expect(s["tx_hash"] == Fixture.evmHash(1))
         #expect(s["from"] == Fixture.evmAddress(0xCAFE) && s["to"] == Fixture.evmAddress(0xBEEF))
         #expect(s["amount"] == "1234567890.123456789012345678" && s["token"] == "USDC" && s["fee"] == "0.000021")
@@ -77,11 +94,15 @@ struct CSVExportTests {
         let records = try HistoryFixture.records(count: 50)
         try await test.ledger.record(records)
         let folder = try TemporaryDirectory()
-        for filter in [HistoryFilter(vault: "main", tab: .swaps), HistoryFilter(vault: "main", includeHidden: true),
-                       HistoryFilter(vault: "savings", statuses: [.failed], search: "rent")] {
+        for filter in [
+            HistoryFilter(vault: "main", tab: .swaps), HistoryFilter(vault: "main", includeHidden: true),
+            HistoryFilter(vault: "savings", statuses: [.failed], search: "rent"),
+        ] {
             let path = folder.path("out.csv")
             let count = try await test.ledger.exportCSV(filter, to: path)
-            let expected = records.filter { HistoryFixture.matches($0, filter) }.sorted { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
+            let expected = records.filter { HistoryFixture.matches($0, filter) }.sorted {
+                ($0.timestamp, $0.id) < ($1.timestamp, $1.id)
+            }
             #expect(count == expected.count)
             #expect(try await parse(path).dropFirst().map(\.last) == expected.map(\.id.rawValue))
         }

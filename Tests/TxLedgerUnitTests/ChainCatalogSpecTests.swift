@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -14,22 +15,40 @@ struct ChainCatalogSpecTests {
     }
 
     static func specRows() throws -> [Row] {
-        let spec = try String(contentsOf: BundleVector.folder.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("chains.md"), encoding: .utf8)
-        let table = try #require(spec.components(separatedBy: "## The catalog").last?.components(separatedBy: "\n\n").dropFirst().first)
+        let spec = try String(
+            contentsOf: BundleVector.folder.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("chains.md"),
+            encoding: .utf8
+        )
+        let table = try #require(
+            spec.components(separatedBy: "## The catalog").last?.components(separatedBy: "\n\n").dropFirst().first
+        )
         return table.split(separator: "\n").dropFirst(2).map { line in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-            return Row(id: cells[0], family: cells[1], evmChainID: cells[2], displayName: cells[3], explorer: cells[4],
-                       aliases: cells[5].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.sorted(), nativeAsset: cells[6])
+            return Row(
+                id: cells[0],
+                family: cells[1],
+                evmChainID: cells[2],
+                displayName: cells[3],
+                explorer: cells[4],
+                aliases: cells[5].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.sorted(),
+                nativeAsset: cells[6]
+            )
         }
     }
 
     @Test func theSpecsCatalogIsTheCodes() throws {
         let code = Chain.wellKnown.map { chain in
-            Row(id: chain.id, family: chain.family.rawValue, evmChainID: chain.evmChainID.map(String.init) ?? "",
-                displayName: chain.displayName, explorer: chain.explorerPrefix ?? "",
-                aliases: Chain.aliases.filter { $0.value == chain.id }.map(\.key).sorted(), nativeAsset: chain.nativeAsset ?? "")
+            Row(
+                id: chain.id,
+                family: chain.family.rawValue,
+                evmChainID: chain.evmChainID.map(String.init) ?? "",
+                displayName: chain.displayName,
+                explorer: chain.explorerPrefix ?? "",
+                aliases: Chain.aliases.filter { $0.value == chain.id }.map(\.key).sorted(),
+                nativeAsset: chain.nativeAsset ?? ""
+            )
         }
         let spec = try Self.specRows()
         #expect(spec.count == code.count)
@@ -47,8 +66,10 @@ struct ChainCatalogSpecTests {
             }
         }
         let gnosis = try Chain(parsing: "eip155:100")
-        #expect([gnosis.id, gnosis.displayName, gnosis.explorerURL(txHash: "0xab") ?? ""]
-                == ["eip155:100", "EVM chain 100", "https://blockscan.com/tx/0xab"])
+        #expect(
+            [gnosis.id, gnosis.displayName, gnosis.explorerURL(txHash: "0xab") ?? ""]
+                == ["eip155:100", "EVM chain 100", "https://blockscan.com/tx/0xab"]
+        )
         #expect(try Chain(parsing: "custom:My.Chain").explorerURL(txHash: "x") == nil)
     }
 }

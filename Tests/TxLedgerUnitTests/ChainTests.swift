@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -31,8 +32,10 @@ struct ChainTests {
         #expect(chain.explorerURL(txHash: "x") == nil)
     }
 
-    @Test(arguments: ["etherum", "", "eip155:", "eip155:abc", "eip155:0", "eip155:-1", "0x", "0xzz", "0x0",
-                      "custom:", "custom:a b", "custom:a/b", "bitcoin mainnet"])
+    @Test(arguments: [
+        "etherum", "", "eip155:", "eip155:abc", "eip155:0", "eip155:-1", "0x", "0xzz", "0x0",
+        "custom:", "custom:a b", "custom:a/b", "bitcoin mainnet",
+    ])
     func rejectsUnknownOrMalformedChains(_ text: String) {
         #expect(throws: LedgerError.self) { try Chain(parsing: text) }
     }
@@ -67,9 +70,15 @@ struct ChainTests {
     @Test func rejectsHashesOfTheWrongShape() throws {
         let short = String(repeating: "a", count: 63)
         #expect(throws: LedgerError.self) { try Chain(parsing: "ethereum").normalizedTxHash("0x" + short) }
-        #expect(throws: LedgerError.self) { try Chain(parsing: "ethereum").normalizedTxHash("0x" + String(repeating: "g", count: 64)) }
-        #expect(throws: LedgerError.self) { try Chain(parsing: "bitcoin").normalizedTxHash("0x" + String(repeating: "a", count: 64)) }
-        #expect(throws: LedgerError.self) { try Chain(parsing: "solana").normalizedTxHash(String(repeating: "0", count: 88)) }
+        #expect(throws: LedgerError.self) {
+            try Chain(parsing: "ethereum").normalizedTxHash("0x" + String(repeating: "g", count: 64))
+        }
+        #expect(throws: LedgerError.self) {
+            try Chain(parsing: "bitcoin").normalizedTxHash("0x" + String(repeating: "a", count: 64))
+        }
+        #expect(throws: LedgerError.self) {
+            try Chain(parsing: "solana").normalizedTxHash(String(repeating: "0", count: 88))
+        }
         #expect(throws: LedgerError.self) { try Chain(parsing: "custom:x").normalizedTxHash("has space") }
         #expect(throws: LedgerError.self) { try Chain(parsing: "custom:x").normalizedTxHash("") }
     }
@@ -79,7 +88,12 @@ struct ChainTests {
         let checksummed = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
         #expect(try chain.validatedAddress(checksummed, field: "to") == checksummed)
         #expect(throws: LedgerError.self) { try chain.validatedAddress("0x123", field: "to") }
-        #expect(throws: LedgerError.self) { try chain.validatedAddress("5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", field: "to") }
-        #expect(try Chain(parsing: "bitcoin").validatedAddress("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", field: "to").hasPrefix("bc1"))
+        #expect(throws: LedgerError.self) {
+            try chain.validatedAddress("5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", field: "to")
+        }
+        #expect(
+            try Chain(parsing: "bitcoin").validatedAddress("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", field: "to")
+                .hasPrefix("bc1")
+        )
     }
 }

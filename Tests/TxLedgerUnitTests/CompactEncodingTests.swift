@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -14,7 +15,8 @@ import Testing
 
     @Test(arguments: [
         ("0xab01", "09ab01"), ("ab01", "0aab01"), ("AB01", "0bab01"), ("12", "0612"), ("0x12", "0512"),
-        ("0x", "083078"), ("0xAB", "1030784142"), ("abc", "0c616263"), ("aB", "086142"), ("", "00"), ("0x0", "0c307830"),
+        ("0x", "083078"), ("0xAB", "1030784142"), ("abc", "0c616263"), ("aB", "086142"), ("", "00"),
+        ("0x0", "0c307830"),
         ("é", "08c3a9"), ("1", "0431"),
     ])
     func eachTextHasItsForm(text: String, hex: String) throws {
@@ -30,16 +32,27 @@ import Testing
         for bytes: [UInt8] in [[0x08, 0x61, 0x62], [0x07, 0x12], [0x01], [0x10, 0x30, 0x78, 0x61, 0x62]] {
             #expect(throws: notCompact, "\(bytes)") { try read(bytes) { try $0.readCompactText(limit: 100) } }
         }
-        #expect(throws: BundleError.malformedContent("a text is not valid UTF-8")) { try read([0x08, 0xC3, 0x28]) { try $0.readCompactText(limit: 100) } }
-        #expect(throws: BundleError.malformedContent("a text length 3 exceeds 2")) { try read([0x0E, 1, 2, 3]) { try $0.readCompactText(limit: 2) } }
+        #expect(throws: BundleError.malformedContent("a text is not valid UTF-8")) {
+            try read([0x08, 0xC3, 0x28]) { try $0.readCompactText(limit: 100) }
+        }
+        #expect(throws: BundleError.malformedContent("a text length 3 exceeds 2")) {
+            try read([0x0E, 1, 2, 3]) { try $0.readCompactText(limit: 2) }
+        }
     }
 
     @Test func sharedTextsAreWrittenOnceAndReferredTo() throws {
-        var writer = SharedTextTable(), bytes: [UInt8] = []
-        for text in ["ethereum", "send", "ethereum", "ethereum", "send"] { bytes.appendSharedText(text, table: &writer) }
-        #expect(PayloadEncodingTests.hex(bytes) == "01" + "20657468657265756d" + "02" + "1073656e64" + "01" + "01" + "02")
+        var writer = SharedTextTable()
+        var bytes: [UInt8] = []
+        for text in ["ethereum", "send", "ethereum", "ethereum", "send"] {
+            bytes.appendSharedText(text, table: &writer)
+        }
+        #expect(
+            PayloadEncodingTests.hex(bytes) == "01" + "20657468657265756d" + "02" + "1073656e64" + "01" + "01" + "02"
+        )
         var reader = SharedTextTable()
-        let texts = try read(bytes) { frame in try (0..<5).map { _ in try frame.readSharedText(limit: 100, table: &reader) } }
+        let texts = try read(bytes) { frame in
+            try (0..<5).map { _ in try frame.readSharedText(limit: 100, table: &reader) }
+        }
         #expect(texts == ["ethereum", "send", "ethereum", "ethereum", "send"])
         #expect(reader.entries == ["ethereum", "send"])
     }
@@ -47,13 +60,19 @@ import Testing
     @Test func aSharedTextOutsideTheRulesIsRefused() {
         func refused(_ bytes: [UInt8], table: SharedTextTable = SharedTextTable(), _ message: String) {
             var table = table
-            #expect(throws: BundleError.malformedContent(message), "\(bytes)") { try read(bytes) { try $0.readSharedText(limit: 100, table: &table) } }
+            #expect(throws: BundleError.malformedContent(message), "\(bytes)") {
+                try read(bytes) { try $0.readSharedText(limit: 100, table: &table) }
+            }
         }
         var one = SharedTextTable()
         one.add("send")
         refused([3], table: one, "a shared text reference 3 exceeds 2")
         refused([2, 0x10] + Array("send".utf8), table: one, "a shared text is written out although the table holds it")
-        refused([0, 0x10] + Array("swap".utf8), table: one, "a shared text is written out although the table has room for it")
+        refused(
+            [0, 0x10] + Array("swap".utf8),
+            table: one,
+            "a shared text is written out although the table has room for it"
+        )
     }
 
     @Test func aFullTableWritesNewTextsOutAndRefusesMoreEntries() throws {
@@ -67,14 +86,18 @@ import Testing
         #expect(reader.entries.count == SharedTextTable.maxEntries)
         var entry: [UInt8] = []
         entry.appendUVarint(UInt64(SharedTextTable.maxEntries) + 1)
-        #expect(throws: BundleError.malformedContent("the table of shared texts exceeds 65536 entries or 16777216 bytes")) {
+        #expect(
+            throws: BundleError.malformedContent("the table of shared texts exceeds 65536 entries or 16777216 bytes")
+        ) {
             try read(entry + [0x0C] + Array("new".utf8)) { try $0.readSharedText(limit: 100, table: &reader) }
         }
     }
 
     @Test func stampTimesRoundTripAsDifferencesAtTheirEdges() throws {
-        for (time, base): (Int64, Int64) in [(0, 0), (Stamp.latestTime, 0), (Stamp.latestTime, Int64.min), (Int64.max, 1_751_371_200_000),
-                                             (Int64.min, Int64.max), (1_751_371_200_000 << 16 | 0xFFFF, 1_751_371_200_000)] {
+        for (time, base): (Int64, Int64) in [
+            (0, 0), (Stamp.latestTime, 0), (Stamp.latestTime, Int64.min), (Int64.max, 1_751_371_200_000),
+            (Int64.min, Int64.max), (1_751_371_200_000 << 16 | 0xFFFF, 1_751_371_200_000),
+        ] {
             var bytes: [UInt8] = []
             bytes.appendStampTime(time, base: base)
             #expect(try read(bytes) { try $0.readStampTime(base: base) } == time, "\(time) from \(base)")
@@ -88,14 +111,24 @@ import Testing
         var bytes: [UInt8] = []
         bytes.appendSVarint(1 << 48)
         bytes.appendUVarint(0)
-        #expect(throws: BundleError.malformedContent("a stamp time overflows 64 bits")) { try read(bytes) { try $0.readStampTime(base: 0) } }
-        #expect(throws: BundleError.malformedContent("a stamp counter 65536 exceeds 65535")) { try read([0, 0x80, 0x80, 0x04]) { try $0.readStampTime(base: 0) } }
+        #expect(throws: BundleError.malformedContent("a stamp time overflows 64 bits")) {
+            try read(bytes) { try $0.readStampTime(base: 0) }
+        }
+        #expect(throws: BundleError.malformedContent("a stamp counter 65536 exceeds 65535")) {
+            try read([0, 0x80, 0x80, 0x04]) { try $0.readStampTime(base: 0) }
+        }
         var bases = FrameTimeBases()
-        #expect(throws: BundleError.malformedContent("field 37 comes without timestamp_ms")) { try bases.base(of: 37, .stampTime) }
-        #expect(throws: BundleError.malformedContent("field 42 comes without timestamp_ms")) { try bases.base(of: 42, .sinceTimestamp) }
+        #expect(throws: BundleError.malformedContent("field 37 comes without timestamp_ms")) {
+            try bases.base(of: 37, .stampTime)
+        }
+        #expect(throws: BundleError.malformedContent("field 42 comes without timestamp_ms")) {
+            try bases.base(of: 42, .sinceTimestamp)
+        }
         bases.pass(3, value: 1000)
         #expect(try bases.base(of: 42, .sinceTimestamp) == 1000)
-        #expect(throws: BundleError.malformedContent("field 44 comes without facts_time")) { try bases.base(of: 44, .stampTime) }
+        #expect(throws: BundleError.malformedContent("field 44 comes without facts_time")) {
+            try bases.base(of: 44, .stampTime)
+        }
         bases.pass(37, value: 2000 << 16 | 5)
         #expect(try bases.base(of: 44, .stampTime) == 2000 && bases.base(of: 37, .stampTime) == 1000)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -9,26 +10,38 @@ struct ErrorCodeTests {
     static let ledgerErrors: [(LedgerError, String)] = [
         (.invalidInput(field: "amount", reason: "x"), "invalid_input"), (.notFound("abc"), "not_found"),
         (.unknownPeer(ReplicaID(rawValue: 1), vault: nil), "unknown_peer"), (.unknownVault("v"), "unknown_vault"),
-        (.ambiguous(hash: "h", ids: []), "ambiguous"), (.unreadableDatabase(path: "p", reason: "r"), "unreadable_database"),
-        (.newerSchema(path: "p"), "newer_schema"), (.invalidCursor, "invalid_cursor"), (.storage(path: "p", reason: "r"), "storage"),
+        (.ambiguous(hash: "h", ids: []), "ambiguous"),
+        (.unreadableDatabase(path: "p", reason: "r"), "unreadable_database"),
+        (.newerSchema(path: "p"), "newer_schema"), (.invalidCursor, "invalid_cursor"),
+        (.storage(path: "p", reason: "r"), "storage"),
         (.output(path: "p", reason: "r"), "output"),
     ]
     static let bundleErrors: [(BundleError, String)] = [
         (.notABundle, "not_a_bundle"), (.unsupportedVersion("format version 9"), "unsupported_version"),
         (.wrongSecret(.syncKey), "wrong_secret"), (.secretKindMismatch(bundle: .passphrase), "secret_kind_mismatch"),
-        (.headerTampered, "header_tampered"), (.payloadTampered(chunk: 1), "payload_tampered"), (.truncated, "truncated"),
-        (.trailingData, "trailing_data"), (.malformedContent("x"), "malformed_content"), (.invalidKey("x"), "invalid_key"),
+        (.headerTampered, "header_tampered"), (.payloadTampered(chunk: 1), "payload_tampered"),
+        (.truncated, "truncated"),
+        (.trailingData, "trailing_data"), (.malformedContent("x"), "malformed_content"),
+        (.invalidKey("x"), "invalid_key"),
         (.invalidPassphrase("x"), "invalid_passphrase"), (.io(path: "p", reason: "r"), "io"),
         (.insufficientMemory(bytes: 1 << 30), "insufficient_memory"),
     ]
 
     @Test func everyCaseHasItsCodeAndAMessageWithoutACommand() {
-        let messages = Self.ledgerErrors.map { ($0.0.code, $0.1, $0.0.localizedDescription) }
+        let messages =
+            Self.ledgerErrors.map { ($0.0.code, $0.1, $0.0.localizedDescription) }
             + Self.bundleErrors.map { ($0.0.code, $0.1, $0.0.localizedDescription) }
-            + [(StatusUpdateRefusal.alreadyAt(.pending).code, "already_at", StatusUpdateRefusal.alreadyAt(.pending).localizedDescription),
-               (StatusUpdateRefusal.wouldRegress(current: .confirmed).code, "would_regress",
-                StatusUpdateRefusal.wouldRegress(current: .confirmed).localizedDescription),
-               (StatusCheckError.rateLimited.code, "rate_limited", StatusCheckError.rateLimited.localizedDescription)]
+            + [
+                (
+                    StatusUpdateRefusal.alreadyAt(.pending).code, "already_at",
+                    StatusUpdateRefusal.alreadyAt(.pending).localizedDescription
+                ),
+                (
+                    StatusUpdateRefusal.wouldRegress(current: .confirmed).code, "would_regress",
+                    StatusUpdateRefusal.wouldRegress(current: .confirmed).localizedDescription
+                ),
+                (StatusCheckError.rateLimited.code, "rate_limited", StatusCheckError.rateLimited.localizedDescription),
+            ]
         for (code, expected, message) in messages {
             #expect(code == expected)
             #expect(!message.contains("txledger") && !message.contains("`"), "\(code): \(message)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -29,26 +30,35 @@ struct FolderSyncTests {
     }
 
     func files() throws -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try FileManager.default.contentsOfDirectory(atPath: folder.url.path).map { name in
-            (name, (try FileManager.default.attributesOfItem(atPath: folder.path(name))[.size] as? Int) ?? 0)
-        })
+        Dictionary(
+            uniqueKeysWithValues: try FileManager.default.contentsOfDirectory(atPath: folder.url.path).map { name in
+                (name, (try FileManager.default.attributesOfItem(atPath: folder.path(name))[.size] as? Int) ?? 0)
+            }
+        )
     }
 
     @Test func twoDevicesConvergeAndASecondSyncDoesNothing() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...5)
         try await record(b, 6...8)
         let first = try await sync(a)
         #expect(first.vaults["vault-1"]?.filesWritten == 1)
         let second = try await sync(b)
-        #expect(second.vaults["vault-1"] == .init(filesRead: 1, recordsAdded: 5, recordsChanged: 0, filesWritten: 1, filesRemoved: 0))
+        #expect(
+            second.vaults["vault-1"]
+                == .init(filesRead: 1, recordsAdded: 5, recordsChanged: 0, filesWritten: 1, filesRemoved: 0)
+        )
         try await sync(a)
         let (aIDs, bIDs) = (try await ids(a), try await ids(b))
         #expect(aIDs == bIDs && aIDs.count == 8)
 
         // A wrote what it merged from B; B reads it, and it changes nothing there.
         let echo = try await sync(b)
-        #expect(echo.vaults["vault-1"] == .init(filesRead: 1, recordsAdded: 0, recordsChanged: 0, filesWritten: 0, filesRemoved: 0))
+        #expect(
+            echo.vaults["vault-1"]
+                == .init(filesRead: 1, recordsAdded: 0, recordsChanged: 0, filesWritten: 0, filesRemoved: 0)
+        )
         // Nothing new anywhere: no file is read again, none is written.
         for ledger in [a, b] {
             let quiet = try await sync(ledger)
@@ -57,7 +67,8 @@ struct FolderSyncTests {
     }
 
     @Test func aNewDeviceGetsEverythingWithNoFlag() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...10)
         try await sync(a)
         try await record(a, 11...12)
@@ -74,7 +85,8 @@ struct FolderSyncTests {
     /// set and a half: once its later files weigh more than half of its full one, it writes a
     /// full one and removes the rest.
     @Test func theFolderStaysBounded() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...40)
         for round in 0..<30 {
             try await record(a, (100 + round)...(100 + round))
@@ -86,7 +98,10 @@ struct FolderSyncTests {
         let aFull = try await a.ledger.exportBundle(vault: "vault-1", to: full, secret: secret, scope: .full).byteCount
         try FileManager.default.removeItem(atPath: full)
         let total = try files().values.reduce(0, +)
-        #expect(total <= Int(Double(2 * aFull) * 1.5), "\(total) bytes for two writers whose full change set is \(aFull)")
+        #expect(
+            total <= Int(Double(2 * aFull) * 1.5),
+            "\(total) bytes for two writers whose full change set is \(aFull)"
+        )
         let (aIDs, bIDs) = (try await ids(a), try await ids(b))
         #expect(bIDs == aIDs)
     }
@@ -94,7 +109,8 @@ struct FolderSyncTests {
     /// A device restored from an older backup reads the files it wrote after the backup, takes
     /// a new replica id, and loses nothing; the files of its former id are removed.
     @Test func aRestoredDeviceLosesNothingAndCleansUpItsFormerFiles() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...3)
         try await sync(a)
         let backup = try await TestLedger(copyOf: a.ledger, clock: a.clock)
@@ -115,20 +131,27 @@ struct FolderSyncTests {
     /// A lost device holds nothing back: the others' files carry what changed since their own
     /// last file, whoever has read them.
     @Test func aLostDeviceHoldsNothingBack() async throws {
-        let a = try await TestLedger(), b = try await TestLedger(), lost = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
+        let lost = try await TestLedger()
         try await record(a, 1...50)
         for ledger in [a, b, lost, a, b] { try await sync(ledger) }
         // `lost` never syncs again; A's next file holds only its new records.
         try await record(a, 51...52)
         let report = try await sync(a)
         #expect(report.vaults["vault-1"]?.filesWritten == 1)
-        let newest = try #require(try await a.ledger.read { try $0.folderFiles(folder.url.path) }.filter(\.written).max { $0.through < $1.through })
+        let newest = try #require(
+            try await a.ledger.read { try $0.folderFiles(folder.url.path) }.filter(\.written).max {
+                $0.through < $1.through
+            }
+        )
         #expect(!newest.isFull)
         #expect(try await BundleFixture.decode(folder.path(newest.name), secret: secret).recordCount == 2)
     }
 
     @Test func everyVaultOfTheLedgerAndOfTheFolderUnlessOnlySomeAreNamed() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...2, vault: "main")
         try await record(a, 3...4, vault: "savings")
         try await sync(a)
@@ -143,7 +166,8 @@ struct FolderSyncTests {
     /// Each hazard of a cloud folder is skipped with its reason and never stops the rest: the
     /// valid file among them is read.
     @Test func hazardsAreSkippedAndTheRestIsRead() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...4)
         try await sync(a)
         let written = try #require(try files().keys.first)
@@ -154,8 +178,11 @@ struct FolderSyncTests {
         try put("\(stem) (Bob's conflicted copy 2026-11-02).txb", bytes)
         try put("\(stem).sync-conflict-20261102-101010-ABCDEFG.txb", bytes)
         try put(".\(FolderFileName.random()).icloud", Data("placeholder".utf8))
-        let cut = FolderFileName.random(), empty = FolderFileName.random(), junk = FolderFileName.random()
-        let other = FolderFileName.random(), newer = FolderFileName.random()
+        let cut = FolderFileName.random()
+        let empty = FolderFileName.random()
+        let junk = FolderFileName.random()
+        let other = FolderFileName.random()
+        let newer = FolderFileName.random()
         try put(cut, bytes.prefix(bytes.count - 10))
         try put(empty, Data())
         try put(junk, Data("PK\u{3}\u{4} not a bundle at all".utf8))
@@ -164,7 +191,12 @@ struct FolderSyncTests {
         try put(newer, newerBytes)
         let another = try await TestLedger()
         try await record(another, 90...91)
-        try await another.ledger.exportBundle(vault: "vault-1", to: folder.path(other), secret: .syncKey(.generate()), scope: .full)
+        try await another.ledger.exportBundle(
+            vault: "vault-1",
+            to: folder.path(other),
+            secret: .syncKey(.generate()),
+            scope: .full
+        )
         try put("notes.txt", Data("someone else's file".utf8))
 
         let report = try await sync(b)
@@ -189,7 +221,8 @@ struct FolderSyncTests {
     }
 
     @Test func aFileThatVanishesAfterTheListingIsSkippedAndTriedAgain() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         try await record(a, 1...2)
         try await sync(a)
         let gone = FolderFileName.random()
@@ -203,7 +236,8 @@ struct FolderSyncTests {
     }
 
     @Test func twoDevicesSyncingAtOnceAndTwoProcessesOfOneConverge() async throws {
-        let a = try await TestLedger(), b = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
         let aAgain = try await a.reopened()
         try await record(a, 1...20)
         try await record(b, 21...40)

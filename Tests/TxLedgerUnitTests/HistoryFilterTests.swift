@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -35,7 +36,11 @@ struct HistoryFilterTests {
         records.filter { HistoryFixture.matches($0, filter) }.sorted { ($0.timestamp, $0.id) > ($1.timestamp, $1.id) }
     }
 
-    private func expectListing(_ filter: HistoryFilter, limit: Int = 7, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expectListing(
+        _ filter: HistoryFilter,
+        limit: Int = 7,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let seen = try await walk(filter, limit: limit)
         #expect(seen.map(\.id) == expected(filter).map(\.id), "\(filter)", sourceLocation: sourceLocation)
     }
@@ -44,11 +49,14 @@ struct HistoryFilterTests {
         #expect(Set(records.map(\.kind)) == Set(TransactionKind.allCases))
         #expect(Set(records.map(\.status)) == Set(TransactionStatus.allCases))
         #expect(records.contains { $0.hidden })
-        #expect(Set(records.map(\.chain.id)).isSuperset(of: ["ethereum", "arbitrum", "bitcoin", "solana", "thorchain"]))
+        #expect(
+            Set(records.map(\.chain.id)).isSuperset(of: ["ethereum", "arbitrum", "bitcoin", "solana", "thorchain"])
+        )
     }
 
     @Test func eachFilterAlone() async throws {
-        let ethereum = try Chain(parsing: "ethereum"), solana = try Chain(parsing: "solana")
+        let ethereum = try Chain(parsing: "ethereum")
+        let solana = try Chain(parsing: "solana")
         let some = records[41]
         let filters: [(String, HistoryFilter, Int)] = [
             ("everything", HistoryFilter(), 146),
@@ -62,8 +70,13 @@ struct HistoryFilterTests {
             ("token by contract", HistoryFilter(tokens: ["0xA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48"]), 21),
             ("since", HistoryFilter(since: HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 100)), 55),
             ("until, exclusive", HistoryFilter(until: HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 12)), 11),
-            ("since, inclusive", HistoryFilter(since: HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 12),
-                                               until: HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 12 + 1)), 1),
+            (
+                "since, inclusive",
+                HistoryFilter(
+                    since: HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 12),
+                    until: HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 12 + 1)
+                ), 1
+            ),
             ("statuses", HistoryFilter(statuses: [.failed]), 37),
             ("no status", HistoryFilter(statuses: []), 0),
             ("provider in any case", HistoryFilter(providers: ["THORCHAIN"]), 11),
@@ -92,7 +105,10 @@ struct HistoryFilterTests {
                 for tab in HistoryTab.allCases {
                     var byTab = filter
                     byTab.tab = tab
-                    #expect(counts[tab] == records.filter { HistoryFixture.matches($0, byTab) }.count, "\(tab) of \(filter)")
+                    #expect(
+                        counts[tab] == records.filter { HistoryFixture.matches($0, byTab) }.count,
+                        "\(tab) of \(filter)"
+                    )
                 }
             } catch {
                 Issue.record(error)
@@ -102,12 +118,23 @@ struct HistoryFilterTests {
 
     @Test func nonASCIITokenSymbolsMatchThemselves() async throws {
         let test = try await TestLedger()
-        let details = try SendDetails(toAddress: Fixture.evmAddress(1), amount: try DecimalAmount("1"), token: try Token(symbol: "Ünï"))
-        let record = try TransactionRecord(facts: try TransactionFacts(
-            vaultId: "v", chain: Fixture.ethereum, timestamp: Fixture.start, txHash: Fixture.evmHash(1), details: .send(details)))
+        let details = try SendDetails(
+            toAddress: Fixture.evmAddress(1),
+            amount: try DecimalAmount("1"),
+            token: try Token(symbol: "Ünï")
+        )
+        let record = try TransactionRecord(
+            facts: try TransactionFacts(
+                vaultId: "v",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: Fixture.evmHash(1),
+                details: .send(details)
+            )
+        )
         try await test.ledger.record(record)
         #expect(try await test.ledger.list(HistoryFilter(tokens: ["Ünï"])).items.map(\.id) == [record.id])
-        #expect(try await test.ledger.list(HistoryFilter(tokens: ["ÜNÏ"])).items.isEmpty)   // ASCII letters only fold
+        #expect(try await test.ledger.list(HistoryFilter(tokens: ["ÜNÏ"])).items.isEmpty)  // ASCII letters only fold
     }
 
     @Test func compactModeIsTheTopNAndWhetherMoreExist() async throws {
@@ -155,7 +182,9 @@ struct HistoryFilterTests {
             // One newer and one older than the cursor arrive between pages.
             arrival += 2
             try await test.ledger.record(try HistoryFixture.record(arrival))
-            try await test.ledger.record(try Fixture.minimalSend(hash: arrival, at: HistoryFixture.start.addingTimeInterval(-Double(arrival))))
+            try await test.ledger.record(
+                try Fixture.minimalSend(hash: arrival, at: HistoryFixture.start.addingTimeInterval(-Double(arrival)))
+            )
             page = try await test.ledger.list(filter, limit: 4, after: cursor)
         }
         #expect(Set(seen.map(\.id)).count == seen.count, "a record was listed twice")
@@ -177,18 +206,25 @@ struct HistoryFilterTests {
                 : HistoryFixture.start.addingTimeInterval(Double.random(in: -3600...span, using: &rng).rounded())
         }
         let sample = try! HistoryFixture.record(Int.random(in: 0..<160, using: &rng))
-        let searches: [String?] = [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "", " rent ", "coffee", "50%", "0x", "0X00000000000000000000000000000000000000CAFE",
-                                   String(sample.txHash?.prefix(62) ?? "invoice"), "thor1", "Sign", "bc1qrecipient1", "invoice 1", "so1ana"]
+        let searches: [String?] = [
+            nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "", " rent ", "coffee", "50%", "0x",
+            "0X00000000000000000000000000000000000000CAFE",
+            String(sample.txHash?.prefix(62) ?? "invoice"), "thor1", "Sign", "bc1qrecipient1", "invoice 1", "so1ana",
+        ]
         var filter = HistoryFilter(
             vault: [nil, "main", "savings"].randomElement(using: &rng)!,
             tab: HistoryTab.allCases.randomElement(using: &rng)!,
             chains: Set(subset(chains)),
-            tokens: Set(subset(["ETH", "usdc", "BTC", "rune", "thor.rune", "SOL", "0xaf88d065e77c8cc2239327c5edb3a432268e5831"])),
-            statuses: Int.random(in: 0..<3, using: &rng) > 0 ? Set(TransactionStatus.allCases)
+            tokens: Set(
+                subset(["ETH", "usdc", "BTC", "rune", "thor.rune", "SOL", "0xaf88d065e77c8cc2239327c5edb3a432268e5831"])
+            ),
+            statuses: Int.random(in: 0..<3, using: &rng) > 0
+                ? Set(TransactionStatus.allCases)
                 : Set(TransactionStatus.allCases.filter { _ in Bool.random(using: &rng) }),
             providers: Set(subset(["thorchain", "MAYACHAIN", "1inch", "lifi", "KyberSwap"])),
             includeHidden: Bool.random(using: &rng),
-            search: searches.randomElement(using: &rng)!)
+            search: searches.randomElement(using: &rng)!
+        )
         filter.stage = HistoryFilter.Stage.allCases.randomElement(using: &rng)!
         if Bool.random(using: &rng) { filter.since = instant(&rng) }
         if Bool.random(using: &rng) { filter.until = instant(&rng) }

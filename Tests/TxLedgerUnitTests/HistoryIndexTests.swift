@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -22,11 +23,17 @@ struct HistoryIndexTests {
     @Test(arguments: [
         (HistoryFilter(vault: "main"), "record_by_vault_time"),
         (HistoryFilter(vault: "main", tab: .swaps), "record_by_vault_kind_time"),
-        (HistoryFilter(vault: "main", tab: .sends, chains: [try! Chain(parsing: "ethereum")]), "record_by_vault_chain_time"),
+        (
+            HistoryFilter(vault: "main", tab: .sends, chains: [try! Chain(parsing: "ethereum")]),
+            "record_by_vault_chain_time"
+        ),
         (HistoryFilter(vault: "main", chains: [try! Chain(parsing: "solana")]), "record_by_vault_chain_time"),
         (HistoryFilter(vault: "main").inProgress, "record_in_progress"),
         (HistoryFilter(vault: "main", tab: .swaps).inProgress, "record_in_progress"),
-        (HistoryFilter(vault: "main", tab: .sends, chains: [try! Chain(parsing: "bitcoin")]).inProgress, "record_in_progress"),
+        (
+            HistoryFilter(vault: "main", tab: .sends, chains: [try! Chain(parsing: "bitcoin")]).inProgress,
+            "record_in_progress"
+        ),
         (HistoryFilter(), "record_by_time"),
     ])
     func pagesReadAnIndexInOrder(filter: HistoryFilter, index: String) async throws {

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
 /// Live updates: an observed history yields after every write that changes it (issue #6).
 struct HistoryObservationTests {
     @Test func yieldsAfterARecordAStatusUpdateAMergeAndAnImport() async throws {
-        let laptop = try await TestLedger(), phone = try await TestLedger()
+        let laptop = try await TestLedger()
+        let phone = try await TestLedger()
         let pages = laptop.ledger.observe(HistoryFilter(vault: "vault-1"), limit: 10)
         var iterator = pages.makeAsyncIterator()
         #expect(try await iterator.next()?.items.isEmpty == true)
@@ -33,7 +35,12 @@ struct HistoryObservationTests {
         let key = SyncKey.generate()
         let third = try Fixture.minimalSend(hash: 4, at: Fixture.start.addingTimeInterval(120))
         try await phone.ledger.record(third)
-        _ = try await phone.ledger.exportBundle(vault: "vault-1", to: folder.path("b.txlb"), secret: .syncKey(key), scope: .full)
+        _ = try await phone.ledger.exportBundle(
+            vault: "vault-1",
+            to: folder.path("b.txlb"),
+            secret: .syncKey(key),
+            scope: .full
+        )
         _ = try await laptop.ledger.importBundle(at: folder.path("b.txlb"), secret: .syncKey(key))
         #expect(try await iterator.next()?.items.map(\.id) == [third.id, second.id, first.id])
     }
@@ -65,7 +72,9 @@ struct HistoryObservationTests {
         try await test.ledger.record(send)
         var pages = test.ledger.observe(HistoryFilter(vault: "vault-1"), limit: 10).makeAsyncIterator()
         _ = try await pages.next()
-        try await test.ledger.record(try TransactionRecord(facts: send.facts, lastCheckedAt: Fixture.start.addingTimeInterval(30)))
+        try await test.ledger.record(
+            try TransactionRecord(facts: send.facts, lastCheckedAt: Fixture.start.addingTimeInterval(30))
+        )
         #expect(try await test.ledger.transaction(id: send.id)?.lastCheckedAt != nil, "the check was stored")
         try await test.ledger.setNote("shown", for: send.id)
         #expect(try await pages.next()?.items.first?.note == "shown", "the next page is the note, not the check")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -24,44 +25,81 @@ import Testing
     }
 
     /// A sealed bundle of `records` under a header for `vault`.
-    func bundle(_ records: [RecordState], vault: String = "vault-1", knowledge: [ReplicaID: Int64] = [:],
-                clearedThrough: Stamp? = nil) async throws -> String {
+    func bundle(
+        _ records: [RecordState],
+        vault: String = "vault-1",
+        knowledge: [ReplicaID: Int64] = [:],
+        clearedThrough: Stamp? = nil
+    ) async throws -> String {
         var encoder = PayloadEncoder()
-        encoder.encode(ChangeSetHeader(vaultId: vault, origin: Self.forger, since: 0, through: 1,
-                                       knowledge: knowledge, clearedThrough: clearedThrough))
-        records.forEach { encoder.encode($0) }
+        encoder.encode(
+            ChangeSetHeader(
+                vaultId: vault,
+                origin: Self.forger,
+                since: 0,
+                through: 1,
+                knowledge: knowledge,
+                clearedThrough: clearedThrough
+            )
+        )
+        for record in records { encoder.encode(record) }
         return try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
     }
 
     /// Imports `path`, expecting `error`, and checks that the target did not change at all.
-    func expectRefused<E: Error & Equatable>(_ path: String, _ error: E, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectRefused<E: Error & Equatable>(
+        _ path: String,
+        _ error: E,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let before = try await ReplicaSnapshot(target.ledger)
         await #expect(throws: error, sourceLocation: sourceLocation) {
             try await target.ledger.importBundle(at: path, secret: secret)
         }
-        #expect(try await ReplicaSnapshot(target.ledger) == before, "the ledger is unchanged", sourceLocation: sourceLocation)
+        #expect(
+            try await ReplicaSnapshot(target.ledger) == before,
+            "the ledger is unchanged",
+            sourceLocation: sourceLocation
+        )
     }
 
     @Test(arguments: [Int64(-1), Stamp.latestTime + 1, Int64.max])
     func absurdStampsAreRefused(time: Int64) async throws {
         var facts = send
         facts.facts = Register(send.facts.value, stamp: Stamp(time: time, replica: Self.forger))
-        try await expectRefused(try await bundle([facts]), BundleError.malformedContent(
-            "record 0: invalid facts stamp: stamp time \(time) is not between 1970 and 3000"))
+        try await expectRefused(
+            try await bundle([facts]),
+            BundleError.malformedContent(
+                "record 0: invalid facts stamp: stamp time \(time) is not between 1970 and 3000"
+            )
+        )
 
         var note = send
         note.note = Register("n", stamp: Stamp(time: time, replica: Self.forger))
-        try await expectRefused(try await bundle([note]), BundleError.malformedContent(
-            "record 0: invalid note stamp: stamp time \(time) is not between 1970 and 3000"))
+        try await expectRefused(
+            try await bundle([note]),
+            BundleError.malformedContent(
+                "record 0: invalid note stamp: stamp time \(time) is not between 1970 and 3000"
+            )
+        )
 
-        try await expectRefused(try await bundle([send], clearedThrough: Stamp(time: time, replica: Self.forger)), BundleError.malformedContent(
-            "invalid clear watermark: stamp time \(time) is not between 1970 and 3000"))
+        try await expectRefused(
+            try await bundle([send], clearedThrough: Stamp(time: time, replica: Self.forger)),
+            BundleError.malformedContent(
+                "invalid clear watermark: stamp time \(time) is not between 1970 and 3000"
+            )
+        )
     }
 
     @Test func anotherReplicasFileWithAnAbsurdWatermarkCannotBeMergedFrom() async throws {
         try await source.ledger.clearHistory(vault: "vault-1")
         try await source.ledger.pool.write { db in try db.execute(sql: "UPDATE vault SET cleared_time = -5") }
-        await #expect(throws: LedgerError.invalidInput(field: "clear watermark", reason: "stamp time -5 is not between 1970 and 3000")) {
+        await #expect(
+            throws: LedgerError.invalidInput(
+                field: "clear watermark",
+                reason: "stamp time -5 is not between 1970 and 3000"
+            )
+        ) {
             try await target.ledger.merge(try await source.ledger.changes(vault: "vault-1"))
         }
     }
@@ -77,7 +115,13 @@ import Testing
         #expect(note.value == "mine" && note.stamp.time == Stamp.latestTime)
 
         let before = try await ReplicaSnapshot(target.ledger)
-        await #expect(throws: LedgerError.invalidInput(field: "stamp", reason: "what this write replaces is stamped at the end of the stamp range (the year 3000) by replica \(Self.forger), so no later stamp exists")) {
+        await #expect(
+            throws: LedgerError.invalidInput(
+                field: "stamp",
+                reason:
+                    "what this write replaces is stamped at the end of the stamp range (the year 3000) by replica \(Self.forger), so no later stamp exists"
+            )
+        ) {
             try await target.ledger.setLabels(["mine"], for: send.id)
         }
         #expect(try await ReplicaSnapshot(target.ledger) == before)
@@ -102,7 +146,8 @@ import Testing
         // replica keeps the same facts.
         var clash = second
         clash.facts = Register(later, stamp: send.facts.stamp)
-        let winner = send.facts.value.tieBreakKey.lexicographicallyPrecedes(later.tieBreakKey) ? clash.facts : send.facts
+        let winner =
+            send.facts.value.tieBreakKey.lexicographicallyPrecedes(later.tieBreakKey) ? clash.facts : send.facts
         for order in [[send, clash], [clash, send]] {
             let ledger = try await TestLedger()
             try await ledger.ledger.importBundle(at: try await bundle(order), secret: secret)
@@ -114,7 +159,9 @@ import Testing
         noted.note = Register("the real note", stamp: Stamp(time: send.facts.stamp.time + 5, replica: Self.forger))
         var forged = noted
         forged.note = Register("a forged note", stamp: noted.note!.stamp)
-        let kept = Optional("the real note").tieBreakKey.lexicographicallyPrecedes(Optional("a forged note").tieBreakKey) ? forged.note : noted.note
+        let kept =
+            Optional("the real note").tieBreakKey.lexicographicallyPrecedes(Optional("a forged note").tieBreakKey)
+            ? forged.note : noted.note
         for (first, then) in [(noted, forged), (forged, noted)] {
             let ledger = try await TestLedger()
             try await ledger.ledger.importBundle(at: try await bundle([first]), secret: secret)
@@ -137,31 +184,61 @@ import Testing
 
     @Test func forgedLengthsAndCountsAreRefusedByTheirLimits() async throws {
         var header = PayloadEncoder()
-        header.encode(ChangeSetHeader(vaultId: "vault-1", origin: Self.forger, since: 0, through: 1, knowledge: [:], clearedThrough: nil))
+        header.encode(
+            ChangeSetHeader(
+                vaultId: "vault-1",
+                origin: Self.forger,
+                since: 0,
+                through: 1,
+                knowledge: [:],
+                clearedThrough: nil
+            )
+        )
         let base = header.bytes
         func uvarint(_ value: UInt64) -> [UInt8] {
-            var value = value, bytes: [UInt8] = []
-            while value >= 0x80 { bytes.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
+            var value = value
+            var bytes: [UInt8] = []
+            while value >= 0x80 {
+                bytes.append(UInt8(value & 0x7F) | 0x80)
+                value >>= 7
+            }
             return bytes + [UInt8(value)]
         }
         // A frame length of 2^62, then a frame of 20 bytes whose tx_hash (field 4, a ctext) claims 2^40 bytes.
-        try await expectRefused(try await BundleFixture.seal(base + uvarint(1 << 62) + [0], with: secret, in: folder),
-                                BundleError.malformedContent("a frame length \(UInt64(1) << 62) exceeds \(8 << 20)"))
-        try await expectRefused(try await BundleFixture.seal(base + [20, 4 << 3 | 2] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12), with: secret, in: folder),
-                                BundleError.malformedContent("a text length \(UInt64(1) << 40) exceeds 20"))
+        try await expectRefused(
+            try await BundleFixture.seal(base + uvarint(1 << 62) + [0], with: secret, in: folder),
+            BundleError.malformedContent("a frame length \(UInt64(1) << 62) exceeds \(8 << 20)")
+        )
+        try await expectRefused(
+            try await BundleFixture.seal(
+                base + [20, 4 << 3 | 2] + uvarint(1 << 42) + Array(repeating: 0x61, count: 12),
+                with: secret,
+                in: folder
+            ),
+            BundleError.malformedContent("a text length \(UInt64(1) << 40) exceeds 20")
+        )
         // A vault name whose length says 2^60 bytes, an epoch list of 2^50 entries, and a
         // knowledge list of 2^50 entries.
-        try await expectRefused(try await BundleFixture.seal(uvarint(1 << 60) + [0x61], with: secret, in: folder),
-                                BundleError.malformedContent("a text length \(UInt64(1) << 60) exceeds 1024"))
+        try await expectRefused(
+            try await BundleFixture.seal(uvarint(1 << 60) + [0x61], with: secret, in: folder),
+            BundleError.malformedContent("a text length \(UInt64(1) << 60) exceeds 1024")
+        )
         let vault = [7] + Array("vault-1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7, 0, 1]
-        try await expectRefused(try await BundleFixture.seal(vault + uvarint(1 << 50), with: secret, in: folder),
-                                BundleError.malformedContent("the epoch count \(UInt64(1) << 50) exceeds 65536"))
-        try await expectRefused(try await BundleFixture.seal(vault + [0] + uvarint(1 << 50), with: secret, in: folder),
-                                BundleError.malformedContent("the knowledge count \(UInt64(1) << 50) exceeds 65536"))
+        try await expectRefused(
+            try await BundleFixture.seal(vault + uvarint(1 << 50), with: secret, in: folder),
+            BundleError.malformedContent("the epoch count \(UInt64(1) << 50) exceeds 65536")
+        )
+        try await expectRefused(
+            try await BundleFixture.seal(vault + [0] + uvarint(1 << 50), with: secret, in: folder),
+            BundleError.malformedContent("the knowledge count \(UInt64(1) << 50) exceeds 65536")
+        )
     }
 
     @Test func aForgedClaimToHoldThisReplicasFutureChangesCannotHideThemFromLaterDeltas() async throws {
-        try await target.ledger.importBundle(at: try await bundle([send], knowledge: [target.ledger.replicaID: Int64.max]), secret: secret)
+        try await target.ledger.importBundle(
+            at: try await bundle([send], knowledge: [target.ledger.replicaID: Int64.max]),
+            secret: secret
+        )
         let later = try Fixture.minimalSend(hash: 2)
         try await target.ledger.record(later)
         let delta = try await target.ledger.changes(vault: "vault-1", forPeer: Self.forger)
@@ -170,7 +247,11 @@ import Testing
 
     @Test func aBundleSwappedBetweenTheCheckAndTheMergeIsRefused() async throws {
         let path = try await bundle([send])
-        let other = try Data(contentsOf: URL(fileURLWithPath: try await bundle([send, try #require(try await source.ledger.state(send.id))])))
+        let other = try Data(
+            contentsOf: URL(
+                fileURLWithPath: try await bundle([send, try #require(try await source.ledger.state(send.id))])
+            )
+        )
         let before = try await ReplicaSnapshot(target.ledger)
         // Someone with write access to the sync folder replaces the file once it was verified.
         await #expect(throws: BundleError.io(path: path, reason: "it changed while it was being read")) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -16,7 +17,7 @@ struct HybridClockTests {
         var clock = HybridClock(replica: replica, last: 0)
         let a = clock.tick(wallMillis: 5000)
         let b = clock.tick(wallMillis: 5000)
-        let c = clock.tick(wallMillis: 1000) // wall clock jumped back
+        let c = clock.tick(wallMillis: 1000)  // wall clock jumped back
         #expect(a < b && b < c)
         #expect(c.millis == 5000 && c.counter == 2)
     }

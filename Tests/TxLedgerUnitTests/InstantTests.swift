@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -13,12 +14,15 @@ struct InstantTests {
     /// with `CivilTime` on the date and time of every whole second.
     @Test func civilTimeAgreesWithTheCLibrary() async {
         await propertyCheck(count: 2000, input: Self.instants) { millis in
-            var seconds = time_t(millis / 1000), tm = tm()
+            var seconds = time_t(millis / 1000)
+            var tm = tm()
             gmtime_r(&seconds, &tm)
             let t = CivilTime(millis: millis)
             let ours: [Int] = [t.year, t.month, t.day, t.hour, t.minute, t.second, t.millisecond]
-            let libc: [Int] = [Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min),
-                               Int(tm.tm_sec), Int(millis % 1000)]
+            let libc: [Int] = [
+                Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min),
+                Int(tm.tm_sec), Int(millis % 1000),
+            ]
             #expect(ours == libc, "\(millis)")
         }
     }
@@ -46,16 +50,28 @@ struct InstantTests {
     /// A record's JSON and its CSV row carry the same instants it was made with, and its JSON
     /// decodes back to it.
     @Test func recordJSONAndCSVCarryExactInstants() async throws {
-        await propertyCheck(count: 300, input: Self.instants, Self.instants, Self.instants) { timestamp, confirmed, checked in
-            let record = try TransactionRecord(facts: try Fixture.minimalSend(hash: 1, at: Date(millis: timestamp)).facts,
-                                               status: .confirmed(at: Date(millis: confirmed)), lastCheckedAt: Date(millis: checked))
+        await propertyCheck(count: 300, input: Self.instants, Self.instants, Self.instants) {
+            timestamp,
+            confirmed,
+            checked in
+            let record = try TransactionRecord(
+                facts: try Fixture.minimalSend(hash: 1, at: Date(millis: timestamp)).facts,
+                status: .confirmed(at: Date(millis: confirmed)),
+                lastCheckedAt: Date(millis: checked)
+            )
             let json = try JSONEncoder().encode(record)
             let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-            #expect([object["timestamp"], object["confirmedAt"], object["lastCheckedAt"]].map { $0 as? String }
-                    == [timestamp, confirmed, checked].map(ISO8601.string(millis:)))
+            #expect(
+                [object["timestamp"], object["confirmedAt"], object["lastCheckedAt"]].map { $0 as? String }
+                    == [timestamp, confirmed, checked].map(ISO8601.string(millis:))
+            )
             let decoded = try JSONDecoder().decode(TransactionRecord.self, from: json)
             #expect(decoded == record)
-            #expect([decoded.timestamp.millis, decoded.confirmedAt?.millis, decoded.lastCheckedAt?.millis] == [timestamp, confirmed, checked])
+            #expect(
+                [decoded.timestamp.millis, decoded.confirmedAt?.millis, decoded.lastCheckedAt?.millis] == [
+                    timestamp, confirmed, checked,
+                ]
+            )
             #expect(HistoryCSV.fields(record).first == ISO8601.string(millis: timestamp))
         }
     }
@@ -66,8 +82,10 @@ struct InstantTests {
         var rng = Xoshiro(seed: (7, 8, 9, 10))
         let instants = (1...300).map { _ in Int64.random(in: 0...Date.maxMillis, using: &rng) }
         let records = try instants.enumerated().map { n, millis in
-            try TransactionRecord(facts: try Fixture.minimalSend(hash: n + 1, at: Date(millis: millis)).facts,
-                                  status: .confirmed(at: Date(millis: Date.maxMillis - millis)))
+            try TransactionRecord(
+                facts: try Fixture.minimalSend(hash: n + 1, at: Date(millis: millis)).facts,
+                status: .confirmed(at: Date(millis: Date.maxMillis - millis))
+            )
         }
         try await test.ledger.record(records)
         for stored in try await test.ledger.all() {
@@ -92,7 +110,7 @@ struct InstantTests {
     }
 
     @Test(arguments: [
-        "2025-07-01T12:00:00.1234Z", // a tenth of a millisecond would be lost
+        "2025-07-01T12:00:00.1234Z",  // a tenth of a millisecond would be lost
         "2025-02-29T00:00:00Z", "2025-13-01T00:00:00Z", "2025-07-01T24:00:00Z", "2025-07-01T12:60:00Z",
         "2025-07-01T12:00:60Z", "2025-07-01T12:00:00", "2025-07-01T12:00Z", "2025-07-01 12:00:00Z",
         "2025-07-01T12:00:00.Z", "2025-07-01T12:00:00+0200", "2025-07-01T12:00:00+24:00", "25-07-01",

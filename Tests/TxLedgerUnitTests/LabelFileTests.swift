@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -10,10 +11,22 @@ struct LabelFileTests {
 
     func bitcoinSend(_ hash: String, vault: String = "vault-1", note: String? = nil) throws -> TransactionRecord {
         let bitcoin = try Chain(parsing: "bitcoin")
-        return try TransactionRecord(facts: TransactionFacts(
-            vaultId: vault, chain: bitcoin, timestamp: Fixture.start, txHash: hash,
-            details: .send(try SendDetails(toAddress: "bc1q34aq5drpuwy3wgl9lhup9892qp6svr8ldzyy7c", amount: try DecimalAmount("0.01"),
-                                           token: try Token(symbol: "BTC")))), note: note)
+        return try TransactionRecord(
+            facts: TransactionFacts(
+                vaultId: vault,
+                chain: bitcoin,
+                timestamp: Fixture.start,
+                txHash: hash,
+                details: .send(
+                    try SendDetails(
+                        toAddress: "bc1q34aq5drpuwy3wgl9lhup9892qp6svr8ldzyy7c",
+                        amount: try DecimalAmount("0.01"),
+                        token: try Token(symbol: "BTC")
+                    )
+                )
+            ),
+            note: note
+        )
     }
 
     /// A file as Sparrow writes it: a transaction, an address, an output and an xpub.
@@ -29,7 +42,9 @@ struct LabelFileTests {
 
     @Test func aSparrowFileSetsTheNotesOfMatchingTransactions() async throws {
         let test = try await TestLedger()
-        try await test.ledger.record([try bitcoinSend(Self.txid), try bitcoinSend(Self.other, vault: "elsewhere"), try Fixture.send()])
+        try await test.ledger.record([
+            try bitcoinSend(Self.txid), try bitcoinSend(Self.other, vault: "elsewhere"), try Fixture.send(),
+        ])
         let folder = try TemporaryDirectory()
         let path = folder.path("sparrow.jsonl")
         try Data(Self.sparrow.utf8).write(to: URL(fileURLWithPath: path))
@@ -46,11 +61,22 @@ struct LabelFileTests {
         try await test.ledger.record(try bitcoinSend(Self.txid))
         let folder = try TemporaryDirectory()
         let cases: [(String, String)] = [
-            (#"{"type":"tx","ref":"\#(Self.txid)","label":"fine"}"# + "\nnot json", "line 2 is not a BIP-329 label (a JSON object with a string type and ref)"),
-            (#"{"type":"tx","label":"no ref"}"#, "line 1 is not a BIP-329 label (a JSON object with a string type and ref)"),
-            (#"{"type":"tx","ref":"\#(Self.txid)","label":7}"#, "line 1 is not a BIP-329 label (a JSON object with a string type and ref)"),
-            (#"{"type":"tx","ref":"\#(Self.txid)","label":"\#(String(repeating: "x", count: 10_001))"}"#,
-             "line 1: the label is 10001 bytes long; the limit is 10000"),
+            (
+                #"{"type":"tx","ref":"\#(Self.txid)","label":"fine"}"# + "\nnot json",
+                "line 2 is not a BIP-329 label (a JSON object with a string type and ref)"
+            ),
+            (
+                #"{"type":"tx","label":"no ref"}"#,
+                "line 1 is not a BIP-329 label (a JSON object with a string type and ref)"
+            ),
+            (
+                #"{"type":"tx","ref":"\#(Self.txid)","label":7}"#,
+                "line 1 is not a BIP-329 label (a JSON object with a string type and ref)"
+            ),
+            (
+                #"{"type":"tx","ref":"\#(Self.txid)","label":"\#(String(repeating: "x", count: 10_001))"}"#,
+                "line 1: the label is 10001 bytes long; the limit is 10000"
+            ),
         ]
         for (text, reason) in cases {
             let path = folder.path("bad.jsonl")
@@ -58,26 +84,40 @@ struct LabelFileTests {
             await #expect(throws: LedgerError.invalidInput(field: "labels", reason: reason)) {
                 try await test.ledger.importLabels(from: path, vault: "vault-1")
             }
-            #expect(try await test.ledger.transaction(id: try bitcoinSend(Self.txid).id)?.note == nil, "nothing applied")
+            #expect(
+                try await test.ledger.transaction(id: try bitcoinSend(Self.txid).id)?.note == nil,
+                "nothing applied"
+            )
         }
     }
 
     @Test(.enabled(if: Python.path != nil, "needs python3 to read the JSON Lines back"))
     func theExportIsJSONLinesOfBitcoinTransactions() async throws {
         let test = try await TestLedger()
-        try await test.ledger.record([try bitcoinSend(Self.txid, note: "paid \"Bob\"\nline two"), try bitcoinSend(Self.other),
-                                      try Fixture.send(note: "an EVM send: no BIP-329 line")])
+        try await test.ledger.record([
+            try bitcoinSend(Self.txid, note: "paid \"Bob\"\nline two"), try bitcoinSend(Self.other),
+            try Fixture.send(note: "an EVM send: no BIP-329 line"),
+        ])
         try await test.ledger.setLabels(["tax", "home"], for: try bitcoinSend(Self.other).id)
         let folder = try TemporaryDirectory()
         let path = folder.path("labels.jsonl")
         #expect(try await test.ledger.exportLabels(vault: "vault-1", to: path) == 2)
-        let result = try await ChildProcess.run(URL(fileURLWithPath: Python.path!), [
-            "-c", "import json, sys; print(json.dumps([json.loads(line) for line in open(sys.argv[1], encoding='utf-8')]))", path,
-        ])
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: Python.path!),
+            [
+                "-c",
+                "import json, sys; print(json.dumps([json.loads(line) for line in open(sys.argv[1], encoding='utf-8')]))",
+                path,
+            ]
+        )
         try #require(result.status == 0)
         let lines = try JSONDecoder().decode([[String: String]].self, from: result.stdout)
-        #expect(Set(lines) == [["type": "tx", "ref": Self.txid, "label": "paid \"Bob\"\nline two"],
-                               ["type": "tx", "ref": Self.other, "label": "home, tax"]])
+        #expect(
+            Set(lines) == [
+                ["type": "tx", "ref": Self.txid, "label": "paid \"Bob\"\nline two"],
+                ["type": "tx", "ref": Self.other, "label": "home, tax"],
+            ]
+        )
 
         // Read back into another ledger, the notes come back (labels become the note).
         let other = try await TestLedger()
@@ -88,12 +128,17 @@ struct LabelFileTests {
     @Test func theCLIExportsAndImports() async throws {
         let directory = try TemporaryDirectory()
         let cli = CLI(db: directory.path("ledger.sqlite"))
-        try await cli.run(["record", "send", "--vault", "main", "--chain", "bitcoin", "--hash", Self.txid, "--to",
-                           "bc1q34aq5drpuwy3wgl9lhup9892qp6svr8ldzyy7c", "--amount", "0.01", "--token", "BTC"])
+        try await cli.run([
+            "record", "send", "--vault", "main", "--chain", "bitcoin", "--hash", Self.txid, "--to",
+            "bc1q34aq5drpuwy3wgl9lhup9892qp6svr8ldzyy7c", "--amount", "0.01", "--token", "BTC",
+        ])
         let path = directory.path("sparrow.jsonl")
         try Data(Self.sparrow.utf8).write(to: URL(fileURLWithPath: path))
         let imported = try await cli.run(["import-labels", path, "--vault", "main"])
-        #expect(imported.status == 0 && imported.stdout == "applied 1, unchanged 0, unmatched 1, ignored 4\n", "\(imported.stderr)")
+        #expect(
+            imported.status == 0 && imported.stdout == "applied 1, unchanged 0, unmatched 1, ignored 4\n",
+            "\(imported.stderr)"
+        )
         let exported = try await cli.run(["export-labels", "--vault", "main", "--out", directory.path("out.jsonl")])
         #expect(exported.stdout == "wrote 1 label to \(directory.path("out.jsonl"))\n")
         try Data("junk".utf8).write(to: URL(fileURLWithPath: path))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -26,14 +27,22 @@ struct LedgerFileFixtureTests {
                 vaults[vault] = BundleVector.Contents(changes.header, records: changes.records.sorted { $0.id < $1.id })
             }
             self.vaults = vaults
-            peers = try await ledger.peers(vault: nil).map { "\($0.vault) \($0.replica) holds \($0.holdsOursThrough) held \($0.heldThrough)" }.sorted()
+            peers = try await ledger.peers(vault: nil).map {
+                "\($0.vault) \($0.replica) holds \($0.holdsOursThrough) held \($0.heldThrough)"
+            }.sorted()
         }
     }
 
     @Test func theFileOfThisReleaseOpensWithEverythingItHeld() async throws {
-        let expected = try JSONDecoder().decode(Held.self, from: Data(contentsOf: Self.folder.appendingPathComponent("expected.json")))
+        let expected = try JSONDecoder().decode(
+            Held.self,
+            from: Data(contentsOf: Self.folder.appendingPathComponent("expected.json"))
+        )
         let copy = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("ledger.sqlite").path, toPath: copy.path("ledger.sqlite"))
+        try FileManager.default.copyItem(
+            atPath: Self.folder.appendingPathComponent("ledger.sqlite").path,
+            toPath: copy.path("ledger.sqlite")
+        )
         let ledger = try await Ledger.open(path: copy.path("ledger.sqlite"), options: .init(logger: .quiet))
         #expect(try await Held(ledger) == expected)
 
@@ -41,9 +50,19 @@ struct LedgerFileFixtureTests {
         let secret = BundleSecret.syncKey(.generate())
         let fresh = try await TestLedger()
         for vault in expected.vaults.keys {
-            try await BundleFixture.transfer(vault, from: ledger, to: fresh.ledger, secret: secret, in: copy, scope: .full)
+            try await BundleFixture.transfer(
+                vault,
+                from: ledger,
+                to: fresh.ledger,
+                secret: secret,
+                in: copy,
+                scope: .full
+            )
             let there = try await fresh.ledger.changes(vault: vault).records.sorted { $0.id < $1.id }
-            #expect(BundleVector.Contents(try await ledger.changes(vault: vault).header, records: there).records == expected.vaults[vault]?.records)
+            #expect(
+                BundleVector.Contents(try await ledger.changes(vault: vault).header, records: there).records
+                    == expected.vaults[vault]?.records
+            )
         }
     }
 
@@ -61,23 +80,40 @@ struct LedgerFileFixtureTests {
         clock.advance(by: 1)
         try await ledger.clearHistory(vault: "main")
         clock.advance(by: 1)
-        try await ledger.record([try Fixture.send(vault: "main", status: .pending), try Fixture.swap(vault: "main"),
-                                 try Fixture.signature(vault: "main"), try Fixture.minimalSend(vault: "savings", hash: 5)])
+        try await ledger.record([
+            try Fixture.send(vault: "main", status: .pending), try Fixture.swap(vault: "main"),
+            try Fixture.signature(vault: "main"), try Fixture.minimalSend(vault: "savings", hash: 5),
+        ])
         try await ledger.updateStatus(try Fixture.send(vault: "main").id, to: .confirmed(at: clock.now))
         try await ledger.setLabels(["tax"], for: try Fixture.swap(vault: "main").id)
         try await ledger.setHidden(true, for: try Fixture.signature(vault: "main").id)
-        peer.clock.advance(by: 3) // after the clear: the peer's record stays visible
+        peer.clock.advance(by: 3)  // after the clear: the peer's record stays visible
         try await peer.ledger.record(try Fixture.minimalSend(vault: "main", hash: 7))
         try await peer.ledger.sync(to: ledger)
         try await ledger.sync(to: peer.ledger)
         try await peer.ledger.sync(to: ledger)
         // A newer version's fields, as a newer device would send them.
-        let newer = try NewerVersion.extended(RecordState(recording: try Fixture.minimalSend(vault: "main", hash: 8),
-                                                          stamp: Stamp(millis: clock.now.millis, replica: ReplicaID(rawValue: 0x0C))),
-                                              registerStamp: Stamp(millis: clock.now.millis + 10, replica: ReplicaID(rawValue: 0x0C)))
-        try await ledger.merge(ChangeSet(header: ChangeSetHeader(vaultId: "main", origin: ReplicaID(rawValue: 0x0C), since: 0, through: 1,
-                                                                  knowledge: [:], lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)],
-                                                                  clearedThrough: nil), records: [newer]))
+        let newer = try NewerVersion.extended(
+            RecordState(
+                recording: try Fixture.minimalSend(vault: "main", hash: 8),
+                stamp: Stamp(millis: clock.now.millis, replica: ReplicaID(rawValue: 0x0C))
+            ),
+            registerStamp: Stamp(millis: clock.now.millis + 10, replica: ReplicaID(rawValue: 0x0C))
+        )
+        try await ledger.merge(
+            ChangeSet(
+                header: ChangeSetHeader(
+                    vaultId: "main",
+                    origin: ReplicaID(rawValue: 0x0C),
+                    since: 0,
+                    through: 1,
+                    knowledge: [:],
+                    lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)],
+                    clearedThrough: nil
+                ),
+                records: [newer]
+            )
+        )
         _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         let held = try await Held(ledger)
         try await ledger.close()

@@ -2,11 +2,16 @@ import Foundation
 import GRDB
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
 struct LedgerOpeningTests {
-    private func expectUnreadable(_ path: String, reason: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+    private func expectUnreadable(
+        _ path: String,
+        reason: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         await #expect(sourceLocation: sourceLocation) { try await Ledger.open(path: path) } throws: { error in
             guard case let LedgerError.unreadableDatabase(p, r) = error, p == path else { return false }
             return reason.map { r == $0 } ?? true
@@ -27,7 +32,9 @@ struct LedgerOpeningTests {
         let dir = try TemporaryDirectory()
         let path = dir.path("other.sqlite")
         let queue = try DatabaseQueue(path: path)
-        try await queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ann')") }
+        try await queue.write { db in
+            try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ann')")
+        }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         await expectUnreadable(path, reason: "it is a SQLite database of another program, not a TxLedger ledger")
@@ -88,15 +95,19 @@ struct LedgerOpeningTests {
     @Test func appliesThePragmasTheSpecNames() async throws {
         let test = try await TestLedger()
         let (mode, sync, keys) = try await test.ledger.pool.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
-             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                try Int.fetchOne(db, sql: "PRAGMA foreign_keys")
+            )
         }
         #expect(mode == "wal")
-        #expect(sync == 1) // NORMAL
+        #expect(sync == 1)  // NORMAL
         #expect(keys == 1)
         // Cache, checkpoint and WAL limits, on the writer and on readers alike.
         let values: @Sendable (Database) throws -> [Int?] = { db in
-            try ["cache_size", "wal_autocheckpoint", "journal_size_limit"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") }
+            try ["cache_size", "wal_autocheckpoint", "journal_size_limit"].map {
+                try Int.fetchOne(db, sql: "PRAGMA \($0)")
+            }
         }
         let onRead = try await test.ledger.pool.read(values)
         let onWrite = try await test.ledger.pool.write(values)
@@ -108,9 +119,14 @@ struct LedgerOpeningTests {
     #if os(Linux)
     @Test func defaultPathFollowsTheEnvironment() {
         #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "/x/l.sqlite", "HOME": "/h"]) == "/x/l.sqlite")
-        #expect(Ledger.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/txledger/ledger.sqlite")
+        #expect(
+            Ledger.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/txledger/ledger.sqlite"
+        )
         #expect(Ledger.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
-        #expect(Ledger.defaultPath(environment: ["TXLEDGER_DB": "", "XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/txledger/ledger.sqlite")
+        #expect(
+            Ledger.defaultPath(environment: ["TXLEDGER_DB": "", "XDG_DATA_HOME": "", "HOME": "/h"])
+                == "/h/.local/share/txledger/ledger.sqlite"
+        )
     }
     #endif
 
@@ -124,7 +140,9 @@ struct LedgerOpeningTests {
             guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
             return reason.contains("timestamp_ms") && reason.contains("wrong type")
         }
-        let stored = try await test.ledger.pool.read { db in try String.fetchOne(db, sql: "SELECT timestamp_ms FROM record") }
-        #expect(stored == "soon") // reading reports it and changes nothing
+        let stored = try await test.ledger.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT timestamp_ms FROM record")
+        }
+        #expect(stored == "soon")  // reading reports it and changes nothing
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
 struct LedgerRecordingTests {
     @Test func everyFieldRoundTripsThroughTheStoreAndAReopen() async throws {
         let test = try await TestLedger()
-        let records = [try Fixture.send(status: .failed(reason: "dropped or replaced")), try Fixture.swap(), try Fixture.signature()]
+        let records = [
+            try Fixture.send(status: .failed(reason: "dropped or replaced")), try Fixture.swap(),
+            try Fixture.signature(),
+        ]
         for record in records {
             let (stored, outcome) = try await test.ledger.record(record)
             #expect(outcome == .recorded)
@@ -37,9 +41,9 @@ struct LedgerRecordingTests {
         #expect(again.id == first.id && again.facts != first.facts)
         let (stored, outcome) = try await test.ledger.record(again)
         #expect(outcome == .alreadyRecorded(statusAdvanced: false))
-        #expect(stored == first) // facts and annotations of the first recording are kept
+        #expect(stored == first)  // facts and annotations of the first recording are kept
         #expect(try await test.ledger.all().count == 1)
-        #expect(try await test.ledger.state(first.id) == stampBefore) // nothing was written
+        #expect(try await test.ledger.state(first.id) == stampBefore)  // nothing was written
     }
 
     @Test func recordingAgainWithAHigherStatusAdvancesIt() async throws {
@@ -58,7 +62,9 @@ struct LedgerRecordingTests {
 
     @Test func batchesCountWhatTheyDid() async throws {
         let test = try await TestLedger()
-        let batch = try (1...200).map { try Fixture.minimalSend(hash: $0, at: Fixture.start.addingTimeInterval(Double($0))) }
+        let batch = try (1...200).map {
+            try Fixture.minimalSend(hash: $0, at: Fixture.start.addingTimeInterval(Double($0)))
+        }
         let summary = try await test.ledger.record(batch + [batch[0], batch[1]])
         #expect(summary == RecordSummary(recorded: 200, alreadyRecorded: 2, statusAdvanced: 0))
         #expect(try await test.ledger.all().count == 200)
@@ -68,7 +74,7 @@ struct LedgerRecordingTests {
         let test = try await TestLedger()
         try await test.ledger.record([try Fixture.send(hash: 1), try Fixture.send(hash: 2), try Fixture.signature()])
         let apps = try await test.ledger.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM app") }
-        #expect(apps == 2) // uniswap (two sends) and example.com
+        #expect(apps == 2)  // uniswap (two sends) and example.com
     }
 
     @Test func statusMovesThroughTheLattice() async throws {
@@ -101,8 +107,10 @@ struct LedgerRecordingTests {
         let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
-        let refused: [StatusUpdate] = [.confirmed(at: Date(timeIntervalSince1970: -1)), .confirmed(at: Date(millis: Date.maxMillis + 1)),
-                                       .failed(reason: "bad\u{0}"), .failed(reason: String(repeating: "x", count: 4097))]
+        let refused: [StatusUpdate] = [
+            .confirmed(at: Date(timeIntervalSince1970: -1)), .confirmed(at: Date(millis: Date.maxMillis + 1)),
+            .failed(reason: "bad\u{0}"), .failed(reason: String(repeating: "x", count: 4097)),
+        ]
         for update in refused {
             await #expect(throws: LedgerError.self) { try await test.ledger.updateStatus(record.id, to: update) }
             #expect(throws: LedgerError.self) { try TransactionRecord(facts: record.facts, status: update) }
@@ -113,7 +121,9 @@ struct LedgerRecordingTests {
     @Test func updatingAnUnknownRecordIsNotFound() async throws {
         let test = try await TestLedger()
         let id = try Fixture.minimalSend(hash: 9).id
-        await #expect(throws: LedgerError.notFound(id.rawValue)) { try await test.ledger.updateStatus(id, to: .pending) }
+        await #expect(throws: LedgerError.notFound(id.rawValue)) {
+            try await test.ledger.updateStatus(id, to: .pending)
+        }
         await #expect(throws: LedgerError.notFound(id.rawValue)) { try await test.ledger.setNote("x", for: id) }
     }
 
@@ -133,7 +143,7 @@ struct LedgerRecordingTests {
         let cleared = try await test.ledger.setNote(nil, for: record.id)
         #expect(cleared.note == nil && cleared.labels == ["food", "tax"])
         let state = try #require(try await test.ledger.state(record.id))
-        #expect(state.note != nil) // a cleared note is a written register (so the clear replicates)
+        #expect(state.note != nil)  // a cleared note is a written register (so the clear replicates)
     }
 
     @Test func writingTheSameAnnotationAgainWritesNothing() async throws {
@@ -143,13 +153,16 @@ struct LedgerRecordingTests {
         try await test.ledger.setNote("same", for: record.id)
         let before = try await test.ledger.state(record.id)
         try await test.ledger.setNote("same", for: record.id)
-        try await test.ledger.setHidden(false, for: record.id) // never hidden: nothing to write
+        try await test.ledger.setHidden(false, for: record.id)  // never hidden: nothing to write
         #expect(try await test.ledger.state(record.id) == before)
     }
 
     /// Runs a bad annotation write on a fully annotated record: it must fail naming `field`
     /// and leave the record exactly as it was.
-    private func expectRefused(_ field: String, _ write: @Sendable (Ledger, TransactionID) async throws -> TransactionRecord) async throws {
+    private func expectRefused(
+        _ field: String,
+        _ write: @Sendable (Ledger, TransactionID) async throws -> TransactionRecord
+    ) async throws {
         let test = try await TestLedger()
         let record = try Fixture.send()
         try await test.ledger.record(record)
@@ -187,7 +200,8 @@ struct LedgerRecordingTests {
 
     @Test func aHashInTwoVaultsIsAmbiguousButTheVaultChainAndHashNameOne() async throws {
         let test = try await TestLedger()
-        let a = try Fixture.minimalSend(vault: "a", hash: 5), b = try Fixture.minimalSend(vault: "b", hash: 5)
+        let a = try Fixture.minimalSend(vault: "a", hash: 5)
+        let b = try Fixture.minimalSend(vault: "b", hash: 5)
         try await test.ledger.record([a, b])
         await #expect(throws: LedgerError.ambiguous(hash: Fixture.evmHash(5), ids: [a.id, b.id].sorted())) {
             try await test.ledger.resolve(Fixture.evmHash(5))
@@ -195,10 +209,18 @@ struct LedgerRecordingTests {
         // A callback that has the vault, the chain and the hash finds the one it means, in any spelling.
         let hash = Fixture.evmHash(5)
         #expect(try await test.ledger.transaction(vault: "b", chain: Fixture.ethereum, hash: hash)?.id == b.id)
-        #expect(try await test.ledger.transaction(vault: "a", chain: try Chain(parsing: "0x1"), hash: String(hash.dropFirst(2)).uppercased())?.id == a.id)
+        #expect(
+            try await test.ledger.transaction(
+                vault: "a",
+                chain: try Chain(parsing: "0x1"),
+                hash: String(hash.dropFirst(2)).uppercased()
+            )?.id == a.id
+        )
         #expect(try await test.ledger.transaction(vault: "c", chain: Fixture.ethereum, hash: hash) == nil)
         #expect(try TransactionID.forTransaction(vault: "a", chain: Fixture.ethereum, hash: hash) == a.id)
-        await #expect(throws: LedgerError.self) { try await test.ledger.transaction(vault: "a", chain: Fixture.ethereum, hash: "0xfeed") }
+        await #expect(throws: LedgerError.self) {
+            try await test.ledger.transaction(vault: "a", chain: Fixture.ethereum, hash: "0xfeed")
+        }
     }
 
     @Test func concurrentWritersLoseNothing() async throws {
@@ -227,24 +249,56 @@ extension LedgerRecordingTests {
     @Test func aSendIsRecordedFromPlainValuesInOneCall() async throws {
         let test = try await TestLedger()
         let (record, outcome) = try await test.ledger.recordSend(
-            vault: "main", chain: "0x1", hash: Fixture.evmHash(9).uppercased().replacingOccurrences(of: "0X", with: "0x"),
-            from: Fixture.evmAddress(0xCAFE), to: Fixture.evmAddress(2), amount: .baseUnits("250000000000000000", decimals: 18),
-            token: "ETH", fee: "0.000021", fiatValue: "812.40", memo: "rent", nonce: 7)
+            vault: "main",
+            chain: "0x1",
+            hash: Fixture.evmHash(9).uppercased().replacingOccurrences(of: "0X", with: "0x"),
+            from: Fixture.evmAddress(0xCAFE),
+            to: Fixture.evmAddress(2),
+            amount: .baseUnits("250000000000000000", decimals: 18),
+            token: "ETH",
+            fee: "0.000021",
+            fiatValue: "812.40",
+            memo: "rent",
+            nonce: 7
+        )
         #expect(outcome == .recorded)
         #expect(record.chain.id == "ethereum" && record.txHash == Fixture.evmHash(9) && record.nonce == 7)
-        guard case let .send(send) = record.details else { Issue.record("not a send"); return }
+        guard case let .send(send) = record.details else {
+            Issue.record("not a send")
+            return
+        }
         #expect(send.amount.string == "0.250000000000000000" && send.amount.displayString == "0.25")
         #expect(send.token == (try Token(symbol: "ETH", decimals: 18)))
         #expect(send.feeEstimate?.string == "0.000021" && record.fiatValue?.string == "812.40" && send.memo == "rent")
         #expect(record.timestamp == test.clock.now)
-        #expect(try await test.ledger.transaction(vault: "main", chain: Fixture.ethereum, hash: Fixture.evmHash(9)) == record)
+        #expect(
+            try await test.ledger.transaction(vault: "main", chain: Fixture.ethereum, hash: Fixture.evmHash(9))
+                == record
+        )
         // Again: the same record, nothing new.
-        let again = try await test.ledger.recordSend(vault: "main", chain: "ethereum", hash: Fixture.evmHash(9), to: Fixture.evmAddress(2),
-                                                     amount: .decimal("0.25"), token: "ETH")
+        let again = try await test.ledger.recordSend(
+            vault: "main",
+            chain: "ethereum",
+            hash: Fixture.evmHash(9),
+            to: Fixture.evmAddress(2),
+            amount: .decimal("0.25"),
+            token: "ETH"
+        )
         #expect(again.outcome == .alreadyRecorded(statusAdvanced: false))
-        await #expect(throws: LedgerError.invalidInput(field: "amount", reason: "'1,5' is not a decimal amount (digits with an optional fraction, e.g. 12.5)")) {
-            try await test.ledger.recordSend(vault: "main", chain: "ethereum", hash: Fixture.evmHash(8), to: Fixture.evmAddress(2),
-                                             amount: .decimal("1,5"), token: "ETH")
+        await #expect(
+            throws: LedgerError.invalidInput(
+                field: "amount",
+                reason: "'1,5' is not a decimal amount (digits with an optional fraction, e.g. 12.5)"
+            )
+        ) {
+            try await test.ledger.recordSend(
+                vault: "main",
+                chain: "ethereum",
+                hash: Fixture.evmHash(8),
+                to: Fixture.evmAddress(2),
+                amount: .decimal("1,5"),
+                token: "ETH"
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -8,7 +9,8 @@ struct LocalRemovalTests {
     let secret = BundleSecret.syncKey(.generate())
 
     @Test func aRecordRemovedHereStaysElsewhereAndComesBackWhenItChanges() async throws {
-        let phone = try await TestLedger(), laptop = try await TestLedger()
+        let phone = try await TestLedger()
+        let laptop = try await TestLedger()
         try await phone.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
         try await phone.ledger.sync(to: laptop.ledger)
         try await laptop.ledger.sync(to: phone.ledger)
@@ -30,15 +32,23 @@ struct LocalRemovalTests {
 
     @Test func aForgottenVaultGoesFromThisDeviceOnlyAndAFolderSyncBringsItBack() async throws {
         let folder = try TemporaryDirectory()
-        let phone = try await TestLedger(), laptop = try await TestLedger()
-        try await phone.ledger.record([try Fixture.minimalSend(vault: "main", hash: 1), try Fixture.minimalSend(vault: "main", hash: 2),
-                                       try Fixture.minimalSend(vault: "savings", hash: 3)])
-        for ledger in [phone, laptop, phone] { _ = try await ledger.ledger.sync(folder: folder.url.path, secret: secret) }
+        let phone = try await TestLedger()
+        let laptop = try await TestLedger()
+        try await phone.ledger.record([
+            try Fixture.minimalSend(vault: "main", hash: 1), try Fixture.minimalSend(vault: "main", hash: 2),
+            try Fixture.minimalSend(vault: "savings", hash: 3),
+        ])
+        for ledger in [phone, laptop, phone] {
+            _ = try await ledger.ledger.sync(folder: folder.url.path, secret: secret)
+        }
         #expect(try await phone.ledger.forgetVault("main") == 2)
         #expect(try await phone.ledger.vaults() == ["savings"])
         #expect(try await phone.ledger.peers(vault: "main").isEmpty)
         await #expect(throws: LedgerError.unknownVault("main")) { try await phone.ledger.forgetVault("main") }
-        #expect(try await laptop.ledger.list(HistoryFilter(vault: "main"), limit: 10).items.count == 2, "the other device keeps it")
+        #expect(
+            try await laptop.ledger.list(HistoryFilter(vault: "main"), limit: 10).items.count == 2,
+            "the other device keeps it"
+        )
         let back = try await phone.ledger.sync(folder: folder.url.path, secret: secret)
         #expect(back.vaults["main"]?.recordsAdded == 2)
         #expect(try await phone.ledger.list(HistoryFilter(vault: "main"), limit: 10).items.count == 2)

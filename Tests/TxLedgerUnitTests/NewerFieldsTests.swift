@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -20,17 +21,34 @@ struct NewerFieldsTests {
     /// A failed send and a swap as a newer version sends them.
     static func newerStates() throws -> [RecordState] {
         let stamp = Stamp(millis: 1_751_371_300_000, replica: newerDevice)
-        return [try NewerVersion.extended(RecordState(recording: try Fixture.send(status: .failed(reason: "reverted")), stamp: stamp),
-                                          registerStamp: newerStamp),
-                try NewerVersion.extended(RecordState(recording: try Fixture.swap(), stamp: stamp), registerStamp: newerStamp, fact: 300)]
+        return [
+            try NewerVersion.extended(
+                RecordState(recording: try Fixture.send(status: .failed(reason: "reverted")), stamp: stamp),
+                registerStamp: newerStamp
+            ),
+            try NewerVersion.extended(
+                RecordState(recording: try Fixture.swap(), stamp: stamp),
+                registerStamp: newerStamp,
+                fact: 300
+            ),
+        ]
     }
 
     /// A bundle of `states` from the newer device.
     func newerBundle(_ states: [RecordState]) async throws -> String {
         var encoder = PayloadEncoder()
-        encoder.encode(ChangeSetHeader(vaultId: "vault-1", origin: Self.newerDevice, since: 0, through: 1, knowledge: [:],
-                                       lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)], clearedThrough: nil))
-        states.forEach { encoder.encode($0) }
+        encoder.encode(
+            ChangeSetHeader(
+                vaultId: "vault-1",
+                origin: Self.newerDevice,
+                since: 0,
+                through: 1,
+                knowledge: [:],
+                lineage: [Epoch(id: EpochID(rawValue: 0x0C), firstSeq: 1)],
+                clearedThrough: nil
+            )
+        )
+        for state in states { encoder.encode(state) }
         return try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
     }
 
@@ -40,7 +58,8 @@ struct NewerFieldsTests {
 
     @Test func anOlderReaderRelaysANewerVersionsFieldsIntact() async throws {
         let newer = try Self.newerStates().sorted { $0.id < $1.id }
-        let older = try await TestLedger(), next = try await TestLedger()
+        let older = try await TestLedger()
+        let next = try await TestLedger()
         try await older.ledger.importBundle(at: try await newerBundle(newer), secret: secret)
         #expect(try await held(older) == newer)
 
@@ -73,8 +92,16 @@ struct NewerFieldsTests {
 
     @Test func oneStampWithTwoSetsOfNewerFieldsJoinsTheSameBothWays() throws {
         let stamp = Stamp(millis: 5, replica: ReplicaID(rawValue: 1))
-        let a = Register(String?("note"), stamp: stamp, newerFields: NewerFields([NewerField(number: 3000, value: .varint(1))]))
-        let b = Register(String?("note"), stamp: stamp, newerFields: NewerFields([NewerField(number: 3000, value: .varint(2))]))
+        let a = Register(
+            String?("note"),
+            stamp: stamp,
+            newerFields: NewerFields([NewerField(number: 3000, value: .varint(1))])
+        )
+        let b = Register(
+            String?("note"),
+            stamp: stamp,
+            newerFields: NewerFields([NewerField(number: 3000, value: .varint(2))])
+        )
         #expect(a.joined(with: b) == b && b.joined(with: a) == b)
         let plain = Register(String?("note"), stamp: stamp)
         #expect(plain.joined(with: a) == a && a.joined(with: plain) == a, "no newer fields order first")
@@ -89,9 +116,21 @@ struct NewerFieldsTests {
         // (…300_000) and before the block 6 register's (…400_000).
         func clear(at millis: Int64) async throws {
             var encoder = PayloadEncoder()
-            encoder.encode(ChangeSetHeader(vaultId: "vault-1", origin: ReplicaID(rawValue: 0x0D), since: 0, through: 0, knowledge: [:],
-                                           lineage: [], clearedThrough: Stamp(millis: millis, replica: ReplicaID(rawValue: 0x0D))))
-            try await ledger.ledger.importBundle(at: try await BundleFixture.seal(encoder.bytes, with: secret, in: folder), secret: secret)
+            encoder.encode(
+                ChangeSetHeader(
+                    vaultId: "vault-1",
+                    origin: ReplicaID(rawValue: 0x0D),
+                    since: 0,
+                    through: 0,
+                    knowledge: [:],
+                    lineage: [],
+                    clearedThrough: Stamp(millis: millis, replica: ReplicaID(rawValue: 0x0D))
+                )
+            )
+            try await ledger.ledger.importBundle(
+                at: try await BundleFixture.seal(encoder.bytes, with: secret, in: folder),
+                secret: secret
+            )
         }
         try await clear(at: 1_751_371_350_000)
         let left = try await held(ledger)
@@ -119,12 +158,16 @@ struct NewerFieldsTests {
             bytes.appendUVarint(value)
             return bytes
         }
-        for (bytes, reason) in [(field(57, 0, 1) + field(57, 0, 1), "field 57 is out of order or out of range"),
-                                (field(56, 0, 1), "field 56 is out of order or out of range"),
-                                (field(64_000, 0, 1), "field 64000 is out of order or out of range"),
-                                (field(57, 6, 1), "field 57 has wire type 6"),
-                                (field(57, 1, UInt64(Stamp.latestTime) + 1), "field 57's stamp time is after the year 3000")] {
-            #expect(throws: LedgerError.invalidInput(field: "newer_fields", reason: reason)) { try NewerFields(storedBytes: bytes) }
+        for (bytes, reason) in [
+            (field(57, 0, 1) + field(57, 0, 1), "field 57 is out of order or out of range"),
+            (field(56, 0, 1), "field 56 is out of order or out of range"),
+            (field(64_000, 0, 1), "field 64000 is out of order or out of range"),
+            (field(57, 6, 1), "field 57 has wire type 6"),
+            (field(57, 1, UInt64(Stamp.latestTime) + 1), "field 57's stamp time is after the year 3000"),
+        ] {
+            #expect(throws: LedgerError.invalidInput(field: "newer_fields", reason: reason)) {
+                try NewerFields(storedBytes: bytes)
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -55,7 +56,9 @@ struct PaginationTests {
             seen += page.items
             guard let cursor = page.nextCursor else { break }
             arrivals += 1
-            try await test.ledger.record(try Fixture.minimalSend(hash: 10_000 + arrivals, at: Fixture.start.addingTimeInterval(3600)))
+            try await test.ledger.record(
+                try Fixture.minimalSend(hash: 10_000 + arrivals, at: Fixture.start.addingTimeInterval(3600))
+            )
             page = try await test.ledger.list(limit: 20, after: cursor)
         }
         #expect(seen.count == records.count)
@@ -72,7 +75,10 @@ struct PaginationTests {
         let (test, _) = try await seeded()
         let cursor = try #require(try await test.ledger.list(limit: 5).nextCursor)
         #expect(try PageCursor(token: cursor.token) == cursor)
-        for forged in ["", "abc", "!!!", Data("2:1:00".utf8).base64EncodedString(), Data("1:x:f5e912f53e847ac6c6bdef7a84082e66".utf8).base64EncodedString()] {
+        for forged in [
+            "", "abc", "!!!", Data("2:1:00".utf8).base64EncodedString(),
+            Data("1:x:f5e912f53e847ac6c6bdef7a84082e66".utf8).base64EncodedString(),
+        ] {
             #expect(throws: LedgerError.invalidCursor) { try PageCursor(token: forged) }
         }
         await #expect(throws: LedgerError.self) { try await test.ledger.list(limit: 0) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -34,7 +35,9 @@ import Testing
 
     @Test func nonCanonicalOrOverlongVarintsAreRefused() {
         #expect(throws: BundleError.malformedContent("a varint is not minimal")) { try decodeU([0x80, 0x00]) }
-        #expect(throws: BundleError.malformedContent("a varint overflows 64 bits")) { try decodeU([UInt8](repeating: 0xFF, count: 9) + [0x02]) }
+        #expect(throws: BundleError.malformedContent("a varint overflows 64 bits")) {
+            try decodeU([UInt8](repeating: 0xFF, count: 9) + [0x02])
+        }
         #expect(throws: BundleError.malformedContent("a record frame ends inside a field")) { try decodeU([0x80]) }
         var frame = FrameBytes([0x02, 0xC3, 0x28])
         #expect(throws: BundleError.malformedContent("a text is not valid UTF-8")) { try frame.readText(limit: 10) }
@@ -44,13 +47,24 @@ import Testing
 
     /// The header of the golden payloads: a knowledge entry and a watermark; from format 3, an
     /// epoch and the knowledge entry's epoch too.
-    static let goldenHeader = ChangeSetHeader(vaultId: "v", origin: ReplicaID(rawValue: 1), since: 0, through: 1,
-                                              knowledge: [ReplicaID(rawValue: 2): 5], knowledgeEpochs: [ReplicaID(rawValue: 2): EpochID(rawValue: 0x0B)],
-                                              lineage: [Epoch(id: EpochID(rawValue: 0x0A), firstSeq: 1)],
-                                              clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3)))
-    static let formatTwoHeader = ChangeSetHeader(vaultId: "v", origin: ReplicaID(rawValue: 1), since: 0, through: 1,
-                                                 knowledge: [ReplicaID(rawValue: 2): 5],
-                                                 clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3)))
+    static let goldenHeader = ChangeSetHeader(
+        vaultId: "v",
+        origin: ReplicaID(rawValue: 1),
+        since: 0,
+        through: 1,
+        knowledge: [ReplicaID(rawValue: 2): 5],
+        knowledgeEpochs: [ReplicaID(rawValue: 2): EpochID(rawValue: 0x0B)],
+        lineage: [Epoch(id: EpochID(rawValue: 0x0A), firstSeq: 1)],
+        clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3))
+    )
+    static let formatTwoHeader = ChangeSetHeader(
+        vaultId: "v",
+        origin: ReplicaID(rawValue: 1),
+        since: 0,
+        through: 1,
+        knowledge: [ReplicaID(rawValue: 2): 5],
+        clearedThrough: Stamp(millis: 1000, counter: 3, replica: ReplicaID(rawValue: 3))
+    )
 
     /// `goldenHeader` and `goldenRecords(withNewerFields: true)` in format 4, written from
     /// Specs/bundle-format.md independently of the Swift encoder: the format 2 bytes of an
@@ -59,7 +73,8 @@ import Testing
     /// for format 3, then re-tagged by an independent Python script (each tag the step from the
     /// previous number shifted by 3, or'ed with the kind's wire type) with the swap's newer
     /// fields appended by hand.
-    static let golden = "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
+    static let golden =
+        "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
         + "00000000000003690b011073656e640b0220657468657265756d0880d8ddddf8650a8101000000000000000000000000"
         + "0000000000000000000000000000000000000001425100000000000000000000000000000000000000010a04310b030c"
         + "455448b90100000c0300000000000000046a0b010b0208a0f4deddf8650a810100000000000000000000000000000000"
@@ -75,7 +90,8 @@ import Testing
 
     /// `goldenHeader` and `goldenRecords()` as format 3 wrote it (the format 2 bytes of the
     /// independent encoder with the header's epochs added by hand). Readers keep reading it.
-    static let formatThreeGolden = "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
+    static let formatThreeGolden =
+        "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
         + "000000000000036801011073656e64020220657468657265756d0380d8ddddf865048101000000000000000000000000"
         + "00000000000000000000000000000000000000010c5100000000000000000000000000000000000000010d04310e030c"
         + "45544825000026030000000000000004690101020203a0f4deddf8650481010000000000000000000000000000000000"
@@ -91,7 +107,8 @@ import Testing
 
     /// The same change set as format 2 wrote it (from the same independent encoder): a header
     /// without epochs. Readers keep reading it.
-    static let formatTwoGolden = "0176000000000000000100010101000000000000000205018680c03e0200000000000000036801011073656e64020220"
+    static let formatTwoGolden =
+        "0176000000000000000100010101000000000000000205018680c03e0200000000000000036801011073656e64020220"
         + "657468657265756d0380d8ddddf865048101000000000000000000000000000000000000000000000000000000000000"
         + "00010c5100000000000000000000000000000000000000010d04310e030c455448250000260300000000000000046901"
         + "01020203a0f4deddf86504810100000000000000000000000000000000000000000000000000000000000000020c5100"
@@ -112,21 +129,41 @@ import Testing
     /// (a reference).
     static func goldenRecords(withNewerFields: Bool = false) throws -> [RecordState] {
         let (r2, r3, r4) = (ReplicaID(rawValue: 2), ReplicaID(rawValue: 3), ReplicaID(rawValue: 4))
-        let first = RecordState(recording: try Fixture.minimalSend(vault: "v", hash: 1), stamp: Stamp(millis: 1_751_371_200_000, replica: r4))
-        var second = RecordState(recording: try Fixture.minimalSend(vault: "v", hash: 2, at: Fixture.start.addingTimeInterval(10)),
-                                 stamp: Stamp(millis: 1_751_371_210_000, counter: 1, replica: r4))
-        let confirmed = TerminalOutcome(status: .confirmed, confirmedAt: Fixture.start.addingTimeInterval(40), failureReason: nil)
-        second.status = StatusRegister(terminal: Register(confirmed, stamp: Stamp(millis: 1_751_371_240_000, counter: 2, replica: r3)))
+        let first = RecordState(
+            recording: try Fixture.minimalSend(vault: "v", hash: 1),
+            stamp: Stamp(millis: 1_751_371_200_000, replica: r4)
+        )
+        var second = RecordState(
+            recording: try Fixture.minimalSend(vault: "v", hash: 2, at: Fixture.start.addingTimeInterval(10)),
+            stamp: Stamp(millis: 1_751_371_210_000, counter: 1, replica: r4)
+        )
+        let confirmed = TerminalOutcome(
+            status: .confirmed,
+            confirmedAt: Fixture.start.addingTimeInterval(40),
+            failureReason: nil
+        )
+        second.status = StatusRegister(
+            terminal: Register(confirmed, stamp: Stamp(millis: 1_751_371_240_000, counter: 2, replica: r3))
+        )
         second.lastCheckedAt = Fixture.start.addingTimeInterval(45)
-        var swap = RecordState(recording: try Fixture.swap(vault: "v", hash: 3), stamp: Stamp(millis: 1_751_371_200_000, counter: 5, replica: r2))
+        var swap = RecordState(
+            recording: try Fixture.swap(vault: "v", hash: 3),
+            stamp: Stamp(millis: 1_751_371_200_000, counter: 5, replica: r2)
+        )
         if withNewerFields {
-            swap = try swap.attaching(NewerFields([
-                NewerField(number: 57, value: .varint(300)), NewerField(number: 58, value: .sharedText("newer")),
-                NewerField(number: 6000, value: .stampTime(Stamp(millis: 1_751_371_201_000, counter: 2, replica: r4).time)),
-                NewerField(number: 6001, value: .replica(r4)), NewerField(number: 6002, value: .bytes([1, 2])),
-                NewerField(number: 6003, value: .text("0xabcd")), NewerField(number: 6004, value: .replica(ReplicaID(rawValue: 0x0D))),
-                NewerField(number: 6005, value: .sharedText("newer")),
-            ]))
+            swap = try swap.attaching(
+                NewerFields([
+                    NewerField(number: 57, value: .varint(300)), NewerField(number: 58, value: .sharedText("newer")),
+                    NewerField(
+                        number: 6000,
+                        value: .stampTime(Stamp(millis: 1_751_371_201_000, counter: 2, replica: r4).time)
+                    ),
+                    NewerField(number: 6001, value: .replica(r4)), NewerField(number: 6002, value: .bytes([1, 2])),
+                    NewerField(number: 6003, value: .text("0xabcd")),
+                    NewerField(number: 6004, value: .replica(ReplicaID(rawValue: 0x0D))),
+                    NewerField(number: 6005, value: .sharedText("newer")),
+                ])
+            )
         }
         return [first, second, swap]
     }
@@ -135,42 +172,71 @@ import Testing
         let records = try Self.goldenRecords(withNewerFields: true)
         var encoder = PayloadEncoder()
         encoder.encode(Self.goldenHeader)
-        records.forEach { encoder.encode($0) }
+        for record in records { encoder.encode(record) }
         #expect(Self.hex(encoder.bytes) == Self.golden)
 
         // And the decoder reads those bytes back to the same change set.
-        let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
+        let folder = try TemporaryDirectory()
+        let secret = BundleSecret.syncKey(.generate())
         let path = try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
-        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: records))
+        #expect(
+            try await BundleVector.decode(path, secret: secret)
+                == BundleVector.Contents(Self.goldenHeader, records: records)
+        )
     }
 
     @Test func aFormatThreePayloadIsStillRead() async throws {
-        let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
-        let path = try await BundleFixture.seal(try Self.bytes(Self.formatThreeGolden), with: secret, in: folder, version: 3)
-        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.goldenHeader, records: try Self.goldenRecords()))
+        let folder = try TemporaryDirectory()
+        let secret = BundleSecret.syncKey(.generate())
+        let path = try await BundleFixture.seal(
+            try Self.bytes(Self.formatThreeGolden),
+            with: secret,
+            in: folder,
+            version: 3
+        )
+        #expect(
+            try await BundleVector.decode(path, secret: secret)
+                == BundleVector.Contents(Self.goldenHeader, records: try Self.goldenRecords())
+        )
     }
 
     @Test func aFormatTwoPayloadIsStillRead() async throws {
-        let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
-        let path = try await BundleFixture.seal(try Self.bytes(Self.formatTwoGolden), with: secret, in: folder, version: 2)
-        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.formatTwoHeader, records: try Self.goldenRecords()))
+        let folder = try TemporaryDirectory()
+        let secret = BundleSecret.syncKey(.generate())
+        let path = try await BundleFixture.seal(
+            try Self.bytes(Self.formatTwoGolden),
+            with: secret,
+            in: folder,
+            version: 2
+        )
+        #expect(
+            try await BundleVector.decode(path, secret: secret)
+                == BundleVector.Contents(Self.formatTwoHeader, records: try Self.goldenRecords())
+        )
     }
 
     /// A format 1 payload (as the format 1 writer wrote it, from an independent Python encoder):
     /// `formatTwoHeader` and a minimal send whose explorer URL is the default and so left out.
-    static let formatOneGolden = "0176000000000000000100010101000000000000000205018680c03e020000000000000003a301010473656e64020865"
+    static let formatOneGolden =
+        "0176000000000000000100010101000000000000000205018680c03e020000000000000003a301010473656e64020865"
         + "7468657265756d0380d8ddddf86504423078303030303030303030303030303030303030303030303030303030303030"
         + "303030303030303030303030303030303030303030303030303030303030303030310c2a307830303030303030303030"
         + "3030303030303030303030303030303030303030303030303030303030310d01310e0345544825808080e0f6f6e29703"
         + "26030000000000000004"
 
     @Test func aFormatOnePayloadIsStillRead() async throws {
-        let record = RecordState(recording: try Fixture.minimalSend(vault: "v", hash: 1),
-                                 stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 4)))
-        let folder = try TemporaryDirectory(), secret = BundleSecret.syncKey(.generate())
+        let record = RecordState(
+            recording: try Fixture.minimalSend(vault: "v", hash: 1),
+            stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 4))
+        )
+        let folder = try TemporaryDirectory()
+        let secret = BundleSecret.syncKey(.generate())
         let payload = try Self.bytes(Self.formatOneGolden)
         let path = try await BundleFixture.seal(payload, with: secret, in: folder, version: 1)
-        #expect(try await BundleVector.decode(path, secret: secret) == BundleVector.Contents(Self.formatTwoHeader, records: [record]))
+        #expect(
+            try await BundleVector.decode(path, secret: secret)
+                == BundleVector.Contents(Self.formatTwoHeader, records: [record])
+        )
         // The same bytes read as format 2 are not that change set.
         let asFormatTwo = try await BundleFixture.seal(payload, with: secret, in: folder)
         await #expect(throws: BundleError.self) { try await BundleVector.decode(asFormatTwo, secret: secret) }

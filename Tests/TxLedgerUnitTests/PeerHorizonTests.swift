@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -14,11 +15,17 @@ struct PeerHorizonTests {
     }
 
     func exportedRecords(_ from: TestLedger) async throws -> Int? {
-        try await from.ledger.exportBundle(vault: "vault-1", to: folder.path("\(UUID().uuidString).txb"), secret: secret).recordCount
+        try await from.ledger.exportBundle(
+            vault: "vault-1",
+            to: folder.path("\(UUID().uuidString).txb"),
+            secret: secret
+        ).recordCount
     }
 
     @Test func aPeerNotHeardFromForLongerThanTheHorizonNoLongerHoldsDeltasBack() async throws {
-        let a = try await TestLedger(), b = try await TestLedger(), c = try await TestLedger()
+        let a = try await TestLedger()
+        let b = try await TestLedger()
+        let c = try await TestLedger()
         try await a.ledger.record(try (1...10).map { try Fixture.minimalSend(hash: $0) })
         for peer in [b, c] {
             try await a.ledger.sync(to: peer.ledger)
@@ -37,20 +44,31 @@ struct PeerHorizonTests {
         #expect(peers.first { $0.replica == b.ledger.replicaID }?.holdingBack == true)
 
         // Within the horizon, C would still be waited for: a ledger with a longer horizon sees it so.
-        let patient = try await Ledger.open(path: a.ledger.path, options: .init(wallClock: a.clock.wallClock, logger: .quiet,
-                                                                              peerHorizonMillis: 60 * 86_400_000))
-        #expect(try await patient.exportBundle(vault: "vault-1", to: folder.path("p.txb"), secret: secret).recordCount == 5)
+        let patient = try await Ledger.open(
+            path: a.ledger.path,
+            options: .init(
+                wallClock: a.clock.wallClock,
+                logger: .quiet,
+                peerHorizonMillis: 60 * 86_400_000
+            )
+        )
+        #expect(
+            try await patient.exportBundle(vault: "vault-1", to: folder.path("p.txb"), secret: secret).recordCount == 5
+        )
     }
 
     @Test func aForgottenPeerIsNotWaitedForAndAnUnknownOneIsAClearError() async throws {
-        let a = try await TestLedger(), c = try await TestLedger()
+        let a = try await TestLedger()
+        let c = try await TestLedger()
         try await a.ledger.record(try (1...4).map { try Fixture.minimalSend(hash: $0) })
         try await a.ledger.sync(to: c.ledger)
         try await c.ledger.sync(to: a.ledger)
         try await a.ledger.record(try Fixture.minimalSend(hash: 5))
         #expect(try await exportedRecords(a) == 1)
         let stranger = ReplicaID(rawValue: 42)
-        await #expect(throws: LedgerError.unknownPeer(stranger, vault: nil)) { try await a.ledger.forget(peer: stranger) }
+        await #expect(throws: LedgerError.unknownPeer(stranger, vault: nil)) {
+            try await a.ledger.forget(peer: stranger)
+        }
         #expect(try await a.ledger.forget(peer: c.ledger.replicaID) == 1)
         #expect(try await exportedRecords(a) == 5, "no peer awaited: everything")
         // C comes back: it is heard from again, and awaited.

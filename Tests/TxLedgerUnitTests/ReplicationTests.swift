@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -24,7 +25,7 @@ struct ReplicationTests {
         #expect(intoB.conflicts.first?.kept == "failed" && intoB.conflicts.first?.keptReceived == false)
 
         let merged = try #require(try await a.ledger.transaction(id: record.id))
-        #expect(merged.status == .failed && merged.failureReason == "reverted") // the later terminal write
+        #expect(merged.status == .failed && merged.failureReason == "reverted")  // the later terminal write
         #expect(merged.note == "from phone" && merged.labels == ["tax"])
         #expect(try await b.ledger.transaction(id: record.id) == merged)
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))
@@ -53,7 +54,8 @@ struct ReplicationTests {
         try await a.ledger.setNote("from a", for: record.id)
         try await c.ledger.record(record)
         _ = try await c.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
-        let fromA = try await a.ledger.changes(vault: record.vaultId), fromC = try await c.ledger.changes(vault: record.vaultId)
+        let fromA = try await a.ledger.changes(vault: record.vaultId)
+        let fromC = try await c.ledger.changes(vault: record.vaultId)
         let report = try await b.ledger.merge(ChangeSet(header: fromA.header, records: fromA.records + fromC.records))
         let merged = try #require(try await b.ledger.transaction(id: record.id))
         #expect(merged.note == "from a" && merged.status == .confirmed)
@@ -63,9 +65,10 @@ struct ReplicationTests {
     @Test func deltasCarryOnlyWhatThePeerLacks() async throws {
         let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try (1...50).map { try Fixture.minimalSend(hash: $0) })
-        #expect(try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID).recordCount == 50) // never heard of b
+        // a never heard of b.
+        #expect(try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID).recordCount == 50)
         try await a.ledger.sync(to: b.ledger)
-        try await b.ledger.sync(to: a.ledger) // b tells a what it holds
+        try await b.ledger.sync(to: a.ledger)  // b tells a what it holds
 
         let id = try Fixture.minimalSend(hash: 7).id
         try await a.ledger.setNote("changed", for: id)
@@ -83,10 +86,10 @@ struct ReplicationTests {
         try await b.ledger.sync(to: a.ledger)
 
         try await a.ledger.record(try Fixture.minimalSend(hash: 2))
-        _ = try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID) // lost on the way
+        _ = try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID)  // lost on the way
         try await a.ledger.record(try Fixture.minimalSend(hash: 3))
         let later = try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID)
-        #expect(later.recordCount == 2) // still both: b never acknowledged the first
+        #expect(later.recordCount == 2)  // still both: b never acknowledged the first
         try await b.ledger.merge(later)
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))
     }
@@ -98,7 +101,7 @@ struct ReplicationTests {
         try await b.ledger.sync(to: a.ledger)
         try await a.ledger.record(try Fixture.minimalSend(hash: 2))
         let first = try await a.ledger.changes(vault: "vault-1", forPeer: b.ledger.replicaID)
-        try await c.ledger.merge(first) // c learns a's change, and a's knowledge
+        try await c.ledger.merge(first)  // c learns a's change, and a's knowledge
         try await a.ledger.record(try Fixture.minimalSend(hash: 3))
         // c received a delta that did not start at 0: it must not claim to hold all of a.
         let heldByC = try await c.ledger.read { store in try store.held("vault-1")[a.ledger.replicaID] }
@@ -115,9 +118,17 @@ struct ReplicationTests {
         let good = try await b.ledger.changes(vault: "vault-1")
         let other = try await b.ledger.changes(vault: "other")
         // A change set that claims vault-1 but carries a record of "other".
-        let forged = ChangeSet(header: ChangeSetHeader(vaultId: "vault-1", origin: other.origin, since: 0, through: other.through,
-                                                       knowledge: [:], clearedThrough: nil),
-                               records: other.records)
+        let forged = ChangeSet(
+            header: ChangeSetHeader(
+                vaultId: "vault-1",
+                origin: other.origin,
+                since: 0,
+                through: other.through,
+                knowledge: [:],
+                clearedThrough: nil
+            ),
+            records: other.records
+        )
         let before = try await ReplicaSnapshot(a.ledger)
         await #expect(throws: LedgerError.self) { try await a.ledger.merge([good, forged]) }
         #expect(try await ReplicaSnapshot(a.ledger) == before)
@@ -132,7 +143,7 @@ struct ReplicationTests {
         #expect(try await a.ledger.clearHistory(vault: "vault-1") == 2)
         #expect(try await a.ledger.all().isEmpty)
 
-        b.clock.advance(by: 20) // b records after the clear, not having seen it yet
+        b.clock.advance(by: 20)  // b records after the clear, not having seen it yet
         try await b.ledger.record(try Fixture.minimalSend(hash: 3))
         let report = try await a.ledger.sync(to: b.ledger)
         #expect(report.recordsCleared == 2)
@@ -152,9 +163,9 @@ struct ReplicationTests {
         a.clock.advance(by: 10)
         try await a.ledger.clearHistory(vault: "vault-1")
         b.clock.advance(by: 20)
-        try await b.ledger.setNote("after the clear", for: record.id) // b has not seen the clear
+        try await b.ledger.setNote("after the clear", for: record.id)  // b has not seen the clear
         try await b.ledger.sync(to: a.ledger)
-        #expect(try await a.ledger.all().isEmpty) // cleared: facts erased, the note kept invisibly
+        #expect(try await a.ledger.all().isEmpty)  // cleared: facts erased, the note kept invisibly
         a.clock.advance(by: 30)
         #expect(try await a.ledger.record(record).outcome == .recorded)
         #expect(try await a.ledger.transaction(id: record.id)?.note == "after the clear")
@@ -171,8 +182,8 @@ struct ReplicationTests {
         try await ahead.ledger.setNote("from the future", for: record.id)
 
         let report = try await ahead.ledger.sync(to: a.ledger)
-        #expect(report.futureStamps == 2) // facts and note
-        #expect(try await a.ledger.transaction(id: record.id)?.note == "from the future") // kept
+        #expect(report.futureStamps == 2)  // facts and note
+        #expect(try await a.ledger.transaction(id: record.id)?.note == "from the future")  // kept
         // The clock was not dragged a year ahead...
         try await a.ledger.record(try Fixture.minimalSend(hash: 2))
         let stamp = try #require(try await a.ledger.state(try Fixture.minimalSend(hash: 2).id)).facts.stamp
@@ -187,7 +198,8 @@ struct ReplicationTests {
     /// clock a year ahead was stamped by the local clock, before the watermark, so it showed
     /// here and was erased everywhere else.
     @Test func writesUnderAFarFutureClearAreStampedAfterIt() async throws {
-        let here = try await TestLedger(), other = try await TestLedger()
+        let here = try await TestLedger()
+        let other = try await TestLedger()
         let ahead = try await TestLedger(clock: ManualClock(Fixture.start.addingTimeInterval(365 * 86_400)))
         try await ahead.ledger.clearHistory(vault: "vault-1")
         try await ahead.ledger.sync(to: here.ledger)
@@ -222,7 +234,9 @@ struct ReplicationTests {
         let readOnly = try await Ledger.open(path: test.ledger.path, options: .init(readOnly: true))
         #expect(try await readOnly.all().count == 1)
         await #expect(throws: LedgerError.self) { try await readOnly.record(try Fixture.minimalSend(hash: 9)) }
-        await #expect(throws: LedgerError.self) { try await Ledger.open(path: test.directory.path("missing.sqlite"), options: .init(readOnly: true)) }
+        await #expect(throws: LedgerError.self) {
+            try await Ledger.open(path: test.directory.path("missing.sqlite"), options: .init(readOnly: true))
+        }
     }
 
     @Test func aVersionOneLedgerUpgradesAndKeepsItsRecords() async throws {
@@ -231,11 +245,13 @@ struct ReplicationTests {
         let pool = try DatabasePool(path: path)
         try LedgerSchema.migrator.migrate(pool, upTo: "v1: ledger core")
         try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO record (id, vault_id, kind, chain, timestamp_ms, tx_hash, to_address, amount, token_symbol, facts_time, facts_replica)
-                VALUES ('f5e912f53e847ac6c6bdef7a84082e66', 'vault-1', 'send', 'ethereum', 1751371200000,
-                        '0x0000000000000000000000000000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000001', '1', 'ETH', 1, 1)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO record (id, vault_id, kind, chain, timestamp_ms, tx_hash, to_address, amount, token_symbol, facts_time, facts_replica)
+                    VALUES ('f5e912f53e847ac6c6bdef7a84082e66', 'vault-1', 'send', 'ethereum', 1751371200000,
+                            '0x0000000000000000000000000000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000001', '1', 'ETH', 1, 1)
+                    """
+            )
         }
         try pool.close()
         let ledger = try await Ledger.open(path: path)

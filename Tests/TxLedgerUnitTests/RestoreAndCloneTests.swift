@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -27,7 +28,8 @@ struct RestoreAndCloneTests {
     /// A and P sync; A records 20 more and syncs them to P; A's file is restored from the
     /// earlier backup; A records 41 new ones and they sync: P must end with all 66.
     @Test func aRestoredBackupLosesNothingThatWasMadeAfterIt() async throws {
-        let a = try await TestLedger(), p = try await TestLedger()
+        let a = try await TestLedger()
+        let p = try await TestLedger()
         try await record(a, 1...5)
         try await send(a, p)
         try await send(p, a)
@@ -50,7 +52,8 @@ struct RestoreAndCloneTests {
 
     /// A restored file that imports first: P's claim names an epoch it never had.
     @Test func aRestoredFileThatHearsFirstTakesANewIdentityAndConverges() async throws {
-        let a = try await TestLedger(), p = try await TestLedger()
+        let a = try await TestLedger()
+        let p = try await TestLedger()
         try await record(a, 1...3)
         try await send(a, p)
         let backup = try await TestLedger(copyOf: a.ledger, clock: a.clock)
@@ -71,7 +74,8 @@ struct RestoreAndCloneTests {
     /// A phone set up from another's backup goes on beside it: both copies and a third device
     /// edit the same records at the same moments (equal stamps) for many rounds.
     @Test func clonedFilesAndAThirdDeviceConverge() async throws {
-        let a = try await TestLedger(), c = try await TestLedger()
+        let a = try await TestLedger()
+        let c = try await TestLedger()
         try await record(a, 1...4)
         try await send(a, c)
         try await send(c, a)
@@ -105,7 +109,8 @@ extension RestoreAndCloneTests {
     /// More epochs since the last sync than a reader accepts (over 65536 processes wrote): the
     /// change set is a full one, with one epoch, which every reader takes.
     @Test func tooManyEpochsSinceTheLastSyncMakeAFullChangeSet() async throws {
-        let a = try await TestLedger(), p = try await TestLedger()
+        let a = try await TestLedger()
+        let p = try await TestLedger()
         try await record(a, 1...2)
         try await send(a, p)
         try await send(p, a)
@@ -113,9 +118,15 @@ extension RestoreAndCloneTests {
         try await a.ledger.pool.write { db in
             let seq = try LedgerMeta.seq(db)
             for n in 1...(ChangeSetHeader.maxEpochs + 1) {
-                try db.execute(sql: "INSERT INTO epoch (id, first_seq) VALUES (?, ?)", arguments: [EpochID.random().rawValue, seq + Int64(n)])
+                try db.execute(
+                    sql: "INSERT INTO epoch (id, first_seq) VALUES (?, ?)",
+                    arguments: [EpochID.random().rawValue, seq + Int64(n)]
+                )
             }
-            try db.execute(sql: "UPDATE ledger_meta SET seq = ?", arguments: [seq + Int64(ChangeSetHeader.maxEpochs + 1)])
+            try db.execute(
+                sql: "UPDATE ledger_meta SET seq = ?",
+                arguments: [seq + Int64(ChangeSetHeader.maxEpochs + 1)]
+            )
         }
         let delta = try await a.ledger.changes(vault: "vault-1", forPeer: p.ledger.replicaID)
         #expect(delta.header.isFull && delta.header.lineage?.count == 1 && delta.records.count == 3)
@@ -132,8 +143,17 @@ extension RestoreAndCloneTests {
         let before = a.ledger.replicaID
         let own = try await a.ledger.changes(vault: "vault-1")
         #expect(try await a.ledger.merge(own).newReplicaID == nil)
-        let legacy = ChangeSet(header: ChangeSetHeader(vaultId: "vault-1", origin: before, since: 0, through: own.header.through,
-                                                       knowledge: [:], clearedThrough: nil), records: own.records)
+        let legacy = ChangeSet(
+            header: ChangeSetHeader(
+                vaultId: "vault-1",
+                origin: before,
+                since: 0,
+                through: own.header.through,
+                knowledge: [:],
+                clearedThrough: nil
+            ),
+            records: own.records
+        )
         #expect(try await a.ledger.merge(legacy).newReplicaID == nil)
         #expect(a.ledger.replicaID == before)
     }

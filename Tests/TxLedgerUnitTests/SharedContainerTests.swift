@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -8,7 +9,10 @@ import Testing
 @Suite(.serialized) struct SharedContainerTests {
     @Test func aSuspendedLedgerRefusesWorkUntilResumed() async throws {
         let folder = try TemporaryDirectory()
-        let shared = try await Ledger.open(path: folder.path("shared.sqlite"), options: .init(logger: .quiet, sharedContainer: true))
+        let shared = try await Ledger.open(
+            path: folder.path("shared.sqlite"),
+            options: .init(logger: .quiet, sharedContainer: true)
+        )
         let plain = try await Ledger.open(path: folder.path("plain.sqlite"), options: .init(logger: .quiet))
         try await shared.record(try Fixture.minimalSend(hash: 1))
         Ledger.suspendAll()

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -14,7 +15,10 @@ struct StatusLatticeTests {
     }
 
     @Test func joinIsAssociative() async {
-        await propertyCheck(count: 500, input: CRDTGen.statusRegister, CRDTGen.statusRegister, CRDTGen.statusRegister) { a, b, c in
+        await propertyCheck(count: 500, input: CRDTGen.statusRegister, CRDTGen.statusRegister, CRDTGen.statusRegister) {
+            a,
+            b,
+            c in
             #expect(a.joined(with: b).joined(with: c) == a.joined(with: b.joined(with: c)))
         }
     }
@@ -44,8 +48,18 @@ struct StatusLatticeTests {
     @Test func confirmedVersusFailedExample() throws {
         let early = Stamp(millis: 10, replica: ReplicaID(rawValue: 1))
         let late = Stamp(millis: 20, replica: ReplicaID(rawValue: 0))
-        let confirmed = StatusRegister(terminal: Register(TerminalOutcome(status: .confirmed, confirmedAt: Date(millis: 5), failureReason: nil), stamp: early))
-        let failed = StatusRegister(terminal: Register(TerminalOutcome(status: .failed, confirmedAt: nil, failureReason: "reverted"), stamp: late))
+        let confirmed = StatusRegister(
+            terminal: Register(
+                TerminalOutcome(status: .confirmed, confirmedAt: Date(millis: 5), failureReason: nil),
+                stamp: early
+            )
+        )
+        let failed = StatusRegister(
+            terminal: Register(
+                TerminalOutcome(status: .failed, confirmedAt: nil, failureReason: "reverted"),
+                stamp: late
+            )
+        )
         let joined = confirmed.joined(with: failed)
         #expect(joined.status == .failed)
         #expect(joined.terminal?.value.failureReason == "reverted")
@@ -55,7 +69,10 @@ struct StatusLatticeTests {
     // MARK: - Join laws of whole records
 
     @Test func recordJoinIsCommutativeAssociativeAndIdempotent() async {
-        await propertyCheck(count: 500, input: CRDTGen.recordState, CRDTGen.recordState, CRDTGen.recordState) { a, b, c in
+        await propertyCheck(count: 500, input: CRDTGen.recordState, CRDTGen.recordState, CRDTGen.recordState) {
+            a,
+            b,
+            c in
             #expect(a.joined(with: b) == b.joined(with: a))
             #expect(a.joined(with: b).joined(with: c) == a.joined(with: b.joined(with: c)))
             #expect(a.joined(with: a) == a)
@@ -63,8 +80,12 @@ struct StatusLatticeTests {
     }
 
     @Test func editsToDifferentFieldsOnTwoReplicasBothSurvive() throws {
-        let base = RecordState(recording: try Fixture.minimalSend(hash: 1), stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1)))
-        var phone = base, laptop = base
+        let base = RecordState(
+            recording: try Fixture.minimalSend(hash: 1),
+            stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1))
+        )
+        var phone = base
+        var laptop = base
         phone.note = Register("from the phone", stamp: Stamp(millis: 5, replica: ReplicaID(rawValue: 1)))
         laptop.labels = Register(["tax"], stamp: Stamp(millis: 6, replica: ReplicaID(rawValue: 2)))
         let merged = phone.joined(with: laptop).record
@@ -96,7 +117,10 @@ struct StatusLatticeTests {
     }
 
     @Test func markingAConfirmedTransactionPendingChangesNothingAndSaysSo() throws {
-        let confirmed = try StatusRegister().applying(.confirmed(), stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1))).get()
+        let confirmed = try StatusRegister().applying(
+            .confirmed(),
+            stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1))
+        ).get()
         #expect(throws: StatusUpdateRefusal.wouldRegress(current: .confirmed)) {
             try confirmed.applying(.pending, stamp: Stamp(millis: 2, replica: ReplicaID(rawValue: 1))).get()
         }

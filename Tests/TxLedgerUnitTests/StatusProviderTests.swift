@@ -1,13 +1,17 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
 /// Each provider against a loopback server that answers in its API's documented shapes.
 @Suite struct StatusProviderTests {
     /// Refreshes `record` once against a server answering with `handler`.
-    static func refresh(_ record: TransactionRecord, key: String,
-                        _ handler: @escaping ChainServer.Handler) async throws -> (RefreshResult, [ChainServer.Request]) {
+    static func refresh(
+        _ record: TransactionRecord,
+        key: String,
+        _ handler: @escaping ChainServer.Handler
+    ) async throws -> (RefreshResult, [ChainServer.Request]) {
         let harness = try await RefreshHarness([record])
         let server = try await ChainServer.start(handler)
         let summary = try await harness.refresher([key: try server.endpoint()]).refreshPending()
@@ -59,7 +63,8 @@ import Testing
         let (result, requests) = try await Self.refresh(record, key: "ethereum") { request in
             switch request.rpcMethod {
             case "eth_getTransactionReceipt": .rpcResult("null")
-            case "eth_getTransactionByHash": .rpcResult(ChainResponses.mempoolTransaction(record.txHash!, nonce: "0x15"))
+            case "eth_getTransactionByHash":
+                .rpcResult(ChainResponses.mempoolTransaction(record.txHash!, nonce: "0x15"))
             default: .http(400, "{}")
             }
         }
@@ -128,8 +133,12 @@ import Testing
             #expect(result.record.status == expected, "\(status)")
             #expect(result.record.failureReason == reason)
             #expect(requests.first?.rpcMethod == "getSignatureStatuses")
-            #expect(requests.first?.rpcParams == [.array([.string(StatusFixture.solanaSignature)]),
-                                                  .object(["searchTransactionHistory": .bool(true)])])
+            #expect(
+                requests.first?.rpcParams == [
+                    .array([.string(StatusFixture.solanaSignature)]),
+                    .object(["searchTransactionHistory": .bool(true)]),
+                ]
+            )
         }
     }
 
@@ -139,14 +148,18 @@ import Testing
         let hash = Fixture.hex(1, digits: 64).uppercased()
         let log = "insufficient funds: 5uatom is smaller than 10uatom: insufficient funds"
         let cases: [(Int, String, TransactionStatus, String?, Date?)] = [
-            (200, ChainResponses.cosmosTx(hash, code: 0, rawLog: ""), .confirmed, nil,
-             Date(timeIntervalSince1970: TimeInterval(ChainResponses.cosmosConfirmedAt))),
+            (
+                200, ChainResponses.cosmosTx(hash, code: 0, rawLog: ""), .confirmed, nil,
+                Date(timeIntervalSince1970: TimeInterval(ChainResponses.cosmosConfirmedAt))
+            ),
             (200, ChainResponses.cosmosTx(hash, code: 5, rawLog: log, codespace: "sdk"), .failed, log, nil),
             (200, ChainResponses.cosmosTx(hash, code: 11, rawLog: "", codespace: "sdk"), .failed, "code 11 (sdk)", nil),
             (404, ChainResponses.cosmosNotFound(hash), .pending, nil, nil),
         ]
         for (status, body, expected, reason, confirmedAt) in cases {
-            let (result, requests) = try await Self.refresh(try StatusFixture.cosmosSend(), key: "cosmos") { _ in .http(status, body) }
+            let (result, requests) = try await Self.refresh(try StatusFixture.cosmosSend(), key: "cosmos") { _ in
+                .http(status, body)
+            }
             #expect(result.record.status == expected, "\(body.prefix(80))")
             #expect(result.record.failureReason == reason)
             #expect(result.record.confirmedAt == confirmedAt)
@@ -161,9 +174,15 @@ import Testing
             (ChainResponses.thorNotObserved, .pending, nil),
             (ChainResponses.thorStatus(observed: true), .pending, nil),
             (ChainResponses.thorStatus(observed: true, swapDone: true), .pending, nil),
-            (ChainResponses.thorStatus(observed: true, swapDone: true, outboundSigned: true, outMemo: "OUT:ABCD"), .confirmed, nil),
+            (
+                ChainResponses.thorStatus(observed: true, swapDone: true, outboundSigned: true, outMemo: "OUT:ABCD"),
+                .confirmed, nil
+            ),
             (ChainResponses.thorStatus(observed: true, refund: true), .failed, "refunded"),
-            (ChainResponses.thorStatus(observed: true, swapDone: true, outboundSigned: true, outMemo: "REFUND:ABCD"), .failed, "refunded"),
+            (
+                ChainResponses.thorStatus(observed: true, swapDone: true, outboundSigned: true, outMemo: "REFUND:ABCD"),
+                .failed, "refunded"
+            ),
         ]
         for (body, expected, reason) in cases {
             let record = try StatusFixture.thorSwap()
@@ -177,7 +196,10 @@ import Testing
     @Test func swapsStartingOnAnEVMChainAskTheNodeByTheBareUpperCaseHash() async throws {
         let record = try StatusFixture.thorSwap(provider: .mayachain, chain: "ethereum")
         let (result, requests) = try await Self.refresh(record, key: "mayachain") { _ in
-            .http(200, ChainResponses.thorStatus(observed: true, swapDone: true, outboundSigned: true, outMemo: "OUT:ABCD"))
+            .http(
+                200,
+                ChainResponses.thorStatus(observed: true, swapDone: true, outboundSigned: true, outMemo: "OUT:ABCD")
+            )
         }
         #expect(result.record.status == .confirmed)
         #expect(requests.map(\.path) == ["/mayachain/tx/status/\(record.txHash!.dropFirst(2).uppercased())"])

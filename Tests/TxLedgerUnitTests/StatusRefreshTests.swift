@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -25,7 +26,7 @@ import Testing
             case .serverError: .http(500, "<html><body>500 Internal Server Error</body></html>")
             case .malformedBody: .http(200, "<html><body>Bad gateway</body></html>")
             case .timeout: .hang
-            case .refused: .http(200, "{}") // not reached: the endpoint is a closed port
+            case .refused: .http(200, "{}")  // not reached: the endpoint is a closed port
             }
         }
     }
@@ -49,7 +50,8 @@ import Testing
             endpoint = try StatusEndpoint(url: URL(string: "http://127.0.0.1:\(server.url.port!)/v3/SECRET-API-KEY")!)
         }
         harness.clock.advance(to: StatusFixture.now + 42)
-        let summary = try await harness.refresher([key: endpoint]) { if problem == .timeout { $0.timeout = 0.5 } }.refreshPending()
+        let summary = try await harness.refresher([key: endpoint]) { if problem == .timeout { $0.timeout = 0.5 } }
+            .refreshPending()
         await server.stop()
 
         let result = try #require(summary.results.first)
@@ -69,8 +71,12 @@ import Testing
         let server = try await ChainServer.start { _ in .http(200, ChainResponses.rateLimitError) }
         let summary = try await harness.refresher(["ethereum": try server.endpoint()]).refreshPending()
         await server.stop()
-        #expect(summary.results.first?.outcome == .notChecked(
-            .rpcError(code: -32005, message: "daily request count exceeded, request rate limited")))
+        #expect(
+            summary.results.first?.outcome
+                == .notChecked(
+                    .rpcError(code: -32005, message: "daily request count exceeded, request rate limited")
+                )
+        )
         #expect(try await harness.record(record.id).status == .pending)
     }
 
@@ -84,7 +90,9 @@ import Testing
         }
         let summary = try await harness.refresher(["ethereum": try server.endpoint()]).refreshPending()
         await server.stop()
-        #expect(summary.results.map(\.outcome) == [.notChecked(.malformedResponse("a confirmation time outside 1970–9999"))])
+        #expect(
+            summary.results.map(\.outcome) == [.notChecked(.malformedResponse("a confirmation time outside 1970–9999"))]
+        )
         #expect(try await harness.record(record.id).status == .pending)
     }
 
@@ -92,16 +100,19 @@ import Testing
     struct FailingProvider: StatusProvider {
         struct Failure: Error { let detail = "https://rpc.example/SECRET" }
         func endpointKey(for record: TransactionRecord) -> String? { record.chain.id == "solana" ? "solana" : nil }
-        func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus { throw Failure() }
+        func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {
+            throw Failure()
+        }
     }
 
     @Test func anAppProviderThatThrowsOtherErrorsDoesNotEndThePass() async throws {
-        let solana = try StatusFixture.solanaSend(), bitcoin = try StatusFixture.bitcoinSend()
+        let solana = try StatusFixture.solanaSend()
+        let bitcoin = try StatusFixture.bitcoinSend()
         let harness = try await RefreshHarness([solana, bitcoin])
         let server = try await ChainServer.start { _ in .http(200, ChainResponses.esploraConfirmed) }
         let summary = try await harness.refresher(["solana": try server.endpoint(), "bitcoin": try server.endpoint()]) {
             $0.providers.insert(FailingProvider(), at: 0)
-            $0.maxInFlight = 0 // counts as 1
+            $0.maxInFlight = 0  // counts as 1
         }.refreshPending()
         await server.stop()
         let outcomes = Dictionary(uniqueKeysWithValues: summary.results.map { ($0.record.id, $0.outcome) })
@@ -128,10 +139,18 @@ import Testing
         let confirmed = try StatusFixture.evmSend(2, status: .confirmed())
         let signature = try Fixture.signature()
         let solana = try StatusFixture.solanaSend()
-        let custom = try TransactionRecord(facts: try TransactionFacts(
-            vaultId: "vault-1", chain: try Chain(parsing: "custom:mychain"), timestamp: StatusFixture.now, txHash: "abc",
-            details: .send(try SendDetails(toAddress: "me", amount: try DecimalAmount("1"), token: try Token(symbol: "X")))),
-            status: .pending)
+        let custom = try TransactionRecord(
+            facts: try TransactionFacts(
+                vaultId: "vault-1",
+                chain: try Chain(parsing: "custom:mychain"),
+                timestamp: StatusFixture.now,
+                txHash: "abc",
+                details: .send(
+                    try SendDetails(toAddress: "me", amount: try DecimalAmount("1"), token: try Token(symbol: "X"))
+                )
+            ),
+            status: .pending
+        )
         let harness = try await RefreshHarness([pending, confirmed, signature, solana, custom])
         let server = try await ChainServer.start { _ in .rpcResult("null") }
         let summary = try await harness.refresher(["ethereum": try server.endpoint()]).refreshPending()
@@ -140,8 +159,12 @@ import Testing
 
         #expect(Set(requests.compactMap { $0.rpcParams.first?.string }) == [pending.txHash!])
         let outcomes = Dictionary(uniqueKeysWithValues: summary.results.map { ($0.record.id, $0.outcome) })
-        #expect(outcomes == [pending.id: .unchanged, solana.id: .notChecked(.noEndpoint("solana")),
-                             custom.id: .notChecked(.noProvider)])
+        #expect(
+            outcomes == [
+                pending.id: .unchanged, solana.id: .notChecked(.noEndpoint("solana")),
+                custom.id: .notChecked(.noProvider),
+            ]
+        )
         #expect(summary.stillPending.map(\.record.id) == [pending.id])
         #expect(try await harness.record(solana.id).lastCheckedAt == nil)
     }
@@ -197,7 +220,8 @@ import Testing
         await server.stop()
         _ = try await laptop.ledger.merge(try await phone.ledger.changes(vault: "vault-1"))
         _ = try await phone.ledger.merge(try await laptop.ledger.changes(vault: "vault-1"))
-        let onLaptop = try await laptop.record(record.id), onPhone = try await phone.record(record.id)
+        let onLaptop = try await laptop.record(record.id)
+        let onPhone = try await phone.record(record.id)
         #expect(onLaptop == onPhone)
         #expect(onLaptop.status == .confirmed)
         #expect(onLaptop.confirmedAt == Date(timeIntervalSince1970: TimeInterval(ChainResponses.blockTime)))
@@ -210,7 +234,12 @@ import Testing
     // A client that never reaches the bound leaves the probe holding its requests: the time
     // limit fails the test then.
     @Test(.timeLimit(.minutes(5)), arguments: [(5, 10, nil as Int?, 5), (5, 5, 2, 2), (3, 3, nil, 3)])
-    func requestsInFlightNeverExceedTheBound(total: Int, perEndpoint: Int, endpointBound: Int?, expected: Int) async throws {
+    func requestsInFlightNeverExceedTheBound(
+        total: Int,
+        perEndpoint: Int,
+        endpointBound: Int?,
+        expected: Int
+    ) async throws {
         let records = try (1...12).map { try StatusFixture.bitcoinSend($0) }
         let harness = try await RefreshHarness(records)
         let probe = ConcurrencyProbe(bound: expected, expected: records.count)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -7,7 +8,11 @@ import Testing
 @Suite struct StatusWatchTests {
     /// When the standard cadence checks a record that is `age` seconds old at the start, until
     /// `end` or until the first check at or after `finalAt`.
-    static func expectedChecks(age: TimeInterval, end: TimeInterval, finalAt: TimeInterval = .infinity) -> [TimeInterval] {
+    static func expectedChecks(
+        age: TimeInterval,
+        end: TimeInterval,
+        finalAt: TimeInterval = .infinity
+    ) -> [TimeInterval] {
         var times: [TimeInterval] = []
         var t: TimeInterval = 0
         while t <= end {
@@ -21,8 +26,12 @@ import Testing
     /// Runs `watch` and moves the clock from one of its sleeps to the next until `end` seconds
     /// have passed (then cancels it) or the loop returns on its own.
     /// - Returns: whether the loop returned on its own.
-    static func drive(_ refresher: StatusRefresher, _ clock: ManualRefreshClock, end: TimeInterval,
-                      onPass: @escaping @Sendable (RefreshSummary) async -> Void = { _ in }) async throws -> Bool {
+    static func drive(
+        _ refresher: StatusRefresher,
+        _ clock: ManualRefreshClock,
+        end: TimeInterval,
+        onPass: @escaping @Sendable (RefreshSummary) async -> Void = { _ in }
+    ) async throws -> Bool {
         let loop = Task {
             defer { clock.finish() }
             try await refresher.watch(onPass: onPass)
@@ -63,9 +72,13 @@ import Testing
         #expect(await log.times("/tx/\(minutes.txHash!)/status") == Self.expectedChecks(age: 300, end: 900))
         #expect(await log.times("/tx/\(old.txHash!)/status") == Self.expectedChecks(age: 1200, end: 900))
         // The schedule in numbers: 5 s during the first minute, 15 s to 10 minutes, then 30 s.
-        #expect(Self.expectedChecks(age: 0, end: 900, finalAt: 200)
-                == [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 75, 90, 105, 120, 135, 150, 165, 180, 195, 210])
-        #expect(Self.expectedChecks(age: 300, end: 900).filter { (270...360).contains($0) } == [270, 285, 300, 330, 360])
+        #expect(
+            Self.expectedChecks(age: 0, end: 900, finalAt: 200)
+                == [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 75, 90, 105, 120, 135, 150, 165, 180, 195, 210]
+        )
+        #expect(
+            Self.expectedChecks(age: 300, end: 900).filter { (270...360).contains($0) } == [270, 285, 300, 330, 360]
+        )
         #expect(Self.expectedChecks(age: 1200, end: 900).prefix(4) == [0, 30, 60, 90])
         #expect(await passes.changed == [fresh.id])
         #expect(try await harness.record(fresh.id).status == .confirmed)
@@ -78,10 +91,11 @@ import Testing
     }
 
     @Test func newRecordsArePickedUpWithinFiveSecondsAndTheLoopEndsByItself() async throws {
-        let old = try StatusFixture.bitcoinSend(1, age: 1200) // checked every 30 s
+        let old = try StatusFixture.bitcoinSend(1, age: 1200)  // checked every 30 s
         let harness = try await RefreshHarness([old])
-        let clock = harness.clock, ledger = harness.ledger
-        let later = try StatusFixture.bitcoinSend(2, age: -3) // recorded during the first pass
+        let clock = harness.clock
+        let ledger = harness.ledger
+        let later = try StatusFixture.bitcoinSend(2, age: -3)  // recorded during the first pass
         let log = CheckLog()
         let server = try await ChainServer.start { request in
             let t = clock.now.timeIntervalSince(StatusFixture.now)
@@ -121,6 +135,8 @@ private actor Passes {
     private(set) var notChecked: [StatusCheckError] = []
     func add(_ summary: RefreshSummary) {
         changed += summary.changed.map(\.record.id)
-        notChecked += summary.notChecked.compactMap { if case let .notChecked(error) = $0.outcome { error } else { nil } }
+        notChecked += summary.notChecked.compactMap {
+            if case let .notChecked(error) = $0.outcome { error } else { nil }
+        }
     }
 }

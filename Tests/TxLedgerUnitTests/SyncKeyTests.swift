@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -18,9 +19,15 @@ import Testing
             #expect(printed.hasPrefix("TXLK1-") && printed.hasSuffix("\n") && printed.count == 78)
             let groups = printed.trimmingCharacters(in: .newlines).components(separatedBy: "-")
             #expect(groups.count == 13 && groups.dropFirst().allSatisfy { $0.count == 5 })
-            for variant in [printed, printed.lowercased(), printed.replacingOccurrences(of: "-", with: " "),
-                            printed.replacingOccurrences(of: "-", with: ""), "  " + printed + "\r\n",
-                            "TXLK1-" + printed.dropFirst(6).replacingOccurrences(of: "0", with: "O").replacingOccurrences(of: "1", with: "l")] {
+            for variant in [
+                printed, printed.lowercased(), printed.replacingOccurrences(of: "-", with: " "),
+                printed.replacingOccurrences(of: "-", with: ""), "  " + printed + "\r\n",
+                "TXLK1-"
+                    + printed.dropFirst(6).replacingOccurrences(of: "0", with: "O").replacingOccurrences(
+                        of: "1",
+                        with: "l"
+                    ),
+            ] {
                 #expect(bytes(try SyncKey(printable: variant)) == bytes(key))
             }
         }
@@ -40,7 +47,9 @@ import Testing
 
     @Test func malformedTextIsRefusedWithItsReason() {
         #expect(throws: BundleError.invalidKey("it does not start with TXLK1")) { try SyncKey(printable: "hello") }
-        #expect(throws: BundleError.invalidKey("it has 3 symbols after the prefix instead of 60")) { try SyncKey(printable: "TXLK1-ABC") }
+        #expect(throws: BundleError.invalidKey("it has 3 symbols after the prefix instead of 60")) {
+            try SyncKey(printable: "TXLK1-ABC")
+        }
         #expect(throws: BundleError.invalidKey("symbol 1 is not a base32 character")) {
             try SyncKey(printable: "TXLK1-U" + String(repeating: "0", count: 59))
         }
@@ -73,8 +82,10 @@ import Testing
     @Test func aKeyNeverPrintsItsBytes() throws {
         let key = SyncKey.generate()
         let printed = text(key)
-        for description in [String(describing: key), String(reflecting: key), "\(BundleSecret.syncKey(key))",
-                            String(describing: try Passphrase("hunter2 hunter2"))] {
+        for description in [
+            String(describing: key), String(reflecting: key), "\(BundleSecret.syncKey(key))",
+            String(describing: try Passphrase("hunter2 hunter2")),
+        ] {
             #expect(!description.contains(printed.dropFirst(6).prefix(5)) && !description.contains("hunter2"))
             #expect(description.contains("<secret: "))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TxLedger
 @testable import TxLedgerTestSupport
 
@@ -10,16 +11,36 @@ struct TransactionIDTests {
         #expect(try Fixture.minimalSend(hash: 1).id.rawValue == "f5e912f53e847ac6c6bdef7a84082e66")
         #expect(try Fixture.signature().id.rawValue == "38cc209c648c62abed2c9949566fdf83")
         let btc = try TransactionFacts(
-            vaultId: "main", chain: try Chain(parsing: "btc"), timestamp: Fixture.start, txHash: String(repeating: "AB", count: 32),
-            details: .send(try SendDetails(toAddress: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", amount: try DecimalAmount("0.1"), token: try Token(symbol: "BTC"))))
+            vaultId: "main",
+            chain: try Chain(parsing: "btc"),
+            timestamp: Fixture.start,
+            txHash: String(repeating: "AB", count: 32),
+            details: .send(
+                try SendDetails(
+                    toAddress: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                    amount: try DecimalAmount("0.1"),
+                    token: try Token(symbol: "BTC")
+                )
+            )
+        )
         #expect(btc.id.rawValue == "fa333d3dbb39c9d43804e2035ca6f330")
     }
 
     @Test func theSameTransactionSpelledDifferentlyHasOneID() throws {
         func facts(chain: String, hash: String, at: Date, amount: String) throws -> TransactionFacts {
             try TransactionFacts(
-                vaultId: "v", chain: try Chain(parsing: chain), timestamp: at, txHash: hash,
-                details: .send(try SendDetails(toAddress: Fixture.evmAddress(1), amount: try DecimalAmount(amount), token: try Token(symbol: "ETH"))))
+                vaultId: "v",
+                chain: try Chain(parsing: chain),
+                timestamp: at,
+                txHash: hash,
+                details: .send(
+                    try SendDetails(
+                        toAddress: Fixture.evmAddress(1),
+                        amount: try DecimalAmount(amount),
+                        token: try Token(symbol: "ETH")
+                    )
+                )
+            )
         }
         let hex = String(repeating: "Ab", count: 32)
         let a = try facts(chain: "ethereum", hash: "0x" + hex, at: Fixture.start, amount: "1")
@@ -33,8 +54,12 @@ struct TransactionIDTests {
         #expect(try Fixture.minimalSend(vault: "b", hash: 1).id != base.id)
         #expect(try Fixture.minimalSend(vault: "a", hash: 2).id != base.id)
         let onBase = try TransactionFacts(
-            vaultId: "a", chain: try Chain(parsing: "base"), timestamp: Fixture.start, txHash: Fixture.evmHash(1),
-            details: base.facts.details)
+            vaultId: "a",
+            chain: try Chain(parsing: "base"),
+            timestamp: Fixture.start,
+            txHash: Fixture.evmHash(1),
+            details: base.facts.details
+        )
         #expect(onBase.id != base.id)
     }
 
@@ -50,15 +75,32 @@ struct TransactionIDTests {
     @Test func signaturesHaveNoHashAndSendsNeedOne() throws {
         let message = try SignatureDetails(message: "hi")
         #expect(throws: LedgerError.self) {
-            try TransactionFacts(vaultId: "v", chain: Fixture.ethereum, timestamp: Fixture.start, txHash: Fixture.evmHash(1),
-                                 method: "personal_sign", details: .signature(message))
+            try TransactionFacts(
+                vaultId: "v",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: Fixture.evmHash(1),
+                method: "personal_sign",
+                details: .signature(message)
+            )
         }
         #expect(throws: LedgerError.self) {
-            try TransactionFacts(vaultId: "v", chain: Fixture.ethereum, timestamp: Fixture.start, txHash: nil, details: .signature(message))
+            try TransactionFacts(
+                vaultId: "v",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: nil,
+                details: .signature(message)
+            )
         }
         #expect(throws: LedgerError.self) {
-            try TransactionFacts(vaultId: "v", chain: Fixture.ethereum, timestamp: Fixture.start, txHash: nil,
-                                 details: Fixture.minimalSend(hash: 1).facts.details)
+            try TransactionFacts(
+                vaultId: "v",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: nil,
+                details: Fixture.minimalSend(hash: 1).facts.details
+            )
         }
     }
 

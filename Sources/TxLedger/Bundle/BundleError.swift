@@ -65,13 +65,15 @@ extension BundleError: LocalizedError {
         case let .unsupportedVersion(what):
             return "unsupported bundle: \(what); a newer TxLedger may read it"
         case let .wrongSecret(mode):
-            return "the \(mode.secretName) does not open this bundle (wrong \(mode.secretName), or its key fields were altered)"
+            return
+                "the \(mode.secretName) does not open this bundle (wrong \(mode.secretName), or its key fields were altered)"
         case let .secretKindMismatch(bundle):
             return "this bundle is sealed with a \(bundle.secretName); give that instead"
         case .headerTampered:
             return "the bundle header was altered (its MAC does not match); nothing was imported"
         case let .payloadTampered(chunk):
-            return "chunk \(chunk) of the bundle does not authenticate: it was altered or cut short; nothing was imported"
+            return
+                "chunk \(chunk) of the bundle does not authenticate: it was altered or cut short; nothing was imported"
         case .truncated:
             return "the bundle is truncated (it ends before its final chunk); copy it again"
         case .trailingData:

@@ -51,11 +51,16 @@ extension BundleHeader {
     init(parsing bytes: [UInt8]) throws {
         guard bytes.count >= Self.magic.count, bytes.starts(with: Self.magic) else { throw BundleError.notABundle }
         guard bytes.count > 8 else { throw BundleError.truncated }
-        guard Self.readableVersions.contains(bytes[8]) else { throw BundleError.unsupportedVersion("format version \(bytes[8])") }
+        guard Self.readableVersions.contains(bytes[8]) else {
+            throw BundleError.unsupportedVersion("format version \(bytes[8])")
+        }
         guard bytes.count > 9 else { throw BundleError.truncated }
-        guard let mode = KeyMode(rawValue: bytes[9]) else { throw BundleError.unsupportedVersion("key mode \(bytes[9])") }
+        guard let mode = KeyMode(rawValue: bytes[9]) else {
+            throw BundleError.unsupportedVersion("key mode \(bytes[9])")
+        }
         guard bytes.count >= Self.size else { throw BundleError.truncated }
-        let operations = UInt64(bigEndian: bytes[10..<14]), memory = UInt64(bigEndian: bytes[14..<22])
+        let operations = UInt64(bigEndian: bytes[10..<14])
+        let memory = UInt64(bigEndian: bytes[14..<22])
         switch mode {
         case .syncKey:
             guard operations == 0 && memory == 0 else {
@@ -65,7 +70,9 @@ extension BundleHeader {
         case .passphrase:
             let cost = Argon2idCost(operations: operations, memoryBytes: memory)
             guard cost.isAcceptable else {
-                throw BundleError.unsupportedVersion("Argon2id parameters beyond the accepted bounds (\(operations) passes, \(memory) bytes)")
+                throw BundleError.unsupportedVersion(
+                    "Argon2id parameters beyond the accepted bounds (\(operations) passes, \(memory) bytes)"
+                )
             }
             self.cost = cost
         }

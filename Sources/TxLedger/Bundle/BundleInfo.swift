@@ -32,21 +32,30 @@ public struct BundleInfo: Sendable, Equatable {
     /// Reads the whole bundle at `path` with `secret`: every chunk is authenticated and every
     /// record decoded and validated, and nothing is written anywhere.
     /// - Throws: `BundleError` saying what is wrong (wrong secret, tampered, truncated...).
-    public init(contentsOf path: String, secret: BundleSecret,
-                progress: (@Sendable (BundleProgress) -> Void)? = nil) throws {
+    public init(
+        contentsOf path: String,
+        secret: BundleSecret,
+        progress: (@Sendable (BundleProgress) -> Void)? = nil
+    ) throws {
         self = try Self.verify(BundleReader(path: path, secret: secret), progress: progress).info
     }
 
     /// Reads the whole bundle at `path` with `secret` as `init(contentsOf:secret:progress:)`
     /// does, on a thread of its own: Argon2id and reading a large file never block an actor
     /// (the main actor among them) or Swift's cooperative threads.
-    public static func read(contentsOf path: String, secret: BundleSecret,
-                            progress: (@Sendable (BundleProgress) -> Void)? = nil) async throws -> BundleInfo {
+    public static func read(
+        contentsOf path: String,
+        secret: BundleSecret,
+        progress: (@Sendable (BundleProgress) -> Void)? = nil
+    ) async throws -> BundleInfo {
         try await DedicatedThread.run { try BundleInfo(contentsOf: path, secret: secret, progress: progress) }
     }
 
     /// Reads `reader` to its end, decoding every record.
-    static func verify(_ reader: BundleReader, progress: (@Sendable (BundleProgress) -> Void)?) throws -> (info: BundleInfo, keys: BundleKeys) {
+    static func verify(
+        _ reader: BundleReader,
+        progress: (@Sendable (BundleProgress) -> Void)?
+    ) throws -> (info: BundleInfo, keys: BundleKeys) {
         var decoder = try PayloadDecoder(reader)
         while try decoder.next() != nil {
             if decoder.recordCount % BundleProgress.recordInterval == 0 {
@@ -54,7 +63,12 @@ public struct BundleInfo: Sendable, Equatable {
             }
         }
         progress?(BundleProgress(phase: .verifying, completed: reader.fileSize, total: reader.fileSize))
-        let info = BundleInfo(header: reader.header, byteCount: reader.fileSize, changes: decoder.header, recordCount: decoder.recordCount)
+        let info = BundleInfo(
+            header: reader.header,
+            byteCount: reader.fileSize,
+            changes: decoder.header,
+            recordCount: decoder.recordCount
+        )
         return (info, reader.keys)
     }
 }

@@ -23,23 +23,56 @@ struct BundleKeys: Sendable {
             bundleKey = Sodium.keyedHash(salt, key: key.secret, outputLength: 32)
         case let .passphrase(passphrase):
             guard let cost else { preconditionFailure("a passphrase bundle has an Argon2id cost") }
-            guard let key = Sodium.passwordHash(passphrase.secret, salt: salt, operations: cost.operations,
-                                                memoryLimit: Int(cost.memoryBytes), length: 32) else {
+            guard
+                let key = Sodium.passwordHash(
+                    passphrase.secret,
+                    salt: salt,
+                    operations: cost.operations,
+                    memoryLimit: Int(cost.memoryBytes),
+                    length: 32
+                )
+            else {
                 throw BundleError.insufficientMemory(bytes: cost.memoryBytes)
             }
             bundleKey = key
         }
-        keyCheck = Sodium.deriveSubkey(from: bundleKey, id: 1, context: Self.context, length: BundleHeader.keyCheckBytes)
+        keyCheck = Sodium.deriveSubkey(
+            from: bundleKey,
+            id: 1,
+            context: Self.context,
+            length: BundleHeader.keyCheckBytes
+        )
         macKey = Sodium.deriveSubkey(from: bundleKey, id: 2, context: Self.context, length: 32)
-        streamKey = Sodium.deriveSubkey(from: bundleKey, id: 3, context: Self.context, length: SecretStreamEncryptor.keyBytes)
+        streamKey = Sodium.deriveSubkey(
+            from: bundleKey,
+            id: 3,
+            context: Self.context,
+            length: SecretStreamEncryptor.keyBytes
+        )
     }
 
     /// The header of a new bundle sealed with these keys: their key check, and its MAC.
-    func seal(version: UInt8, mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], streamHeader: [UInt8]) -> BundleHeader {
+    func seal(version: UInt8, mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], streamHeader: [UInt8]) -> BundleHeader
+    {
         let keyCheck = keyCheck.withUnsafeBytes { Array($0) }
-        let unsealed = BundleHeader(version: version, mode: mode, cost: cost, salt: salt, keyCheck: keyCheck, streamHeader: streamHeader, mac: [])
-        return BundleHeader(version: version, mode: mode, cost: cost, salt: salt, keyCheck: keyCheck, streamHeader: streamHeader,
-                            mac: Sodium.mac(unsealed.authenticatedBytes, key: macKey))
+        let unsealed = BundleHeader(
+            version: version,
+            mode: mode,
+            cost: cost,
+            salt: salt,
+            keyCheck: keyCheck,
+            streamHeader: streamHeader,
+            mac: []
+        )
+        return BundleHeader(
+            version: version,
+            mode: mode,
+            cost: cost,
+            salt: salt,
+            keyCheck: keyCheck,
+            streamHeader: streamHeader,
+            mac: Sodium.mac(unsealed.authenticatedBytes, key: macKey)
+        )
     }
 
     /// Whether these keys are the ones the header was sealed with (constant time).

@@ -61,8 +61,11 @@ final class BundleReader {
 
     private static func openHeader(_ path: String) throws -> (FileHandle, BundleHeader, Int) {
         guard let file = FileHandle(forReadingAtPath: path) else {
-            throw BundleError.io(path: path, reason: FileManager.default.fileExists(atPath: path)
-                                 ? "it cannot be read (check its permissions)" : "the file does not exist")
+            throw BundleError.io(
+                path: path,
+                reason: FileManager.default.fileExists(atPath: path)
+                    ? "it cannot be read (check its permissions)" : "the file does not exist"
+            )
         }
         do {
             let size = Int(try file.seekToEnd())

@@ -22,8 +22,13 @@ final class BundleWriter {
     /// - Parameters:
     ///   - version: the format the caller's payload is encoded in (an older one only to test readers).
     ///   - protected: files the bundle must never replace (`AtomicFile`).
-    init(path: String, secret: BundleSecret, cost: Argon2idCost, version: UInt8 = BundleHeader.currentVersion,
-         sparing protected: [String] = []) throws {
+    init(
+        path: String,
+        secret: BundleSecret,
+        cost: Argon2idCost,
+        version: UInt8 = BundleHeader.currentVersion,
+        sparing protected: [String] = []
+    ) throws {
         self.path = path
         let salt = Sodium.randomBytes(BundleHeader.saltBytes)
         let cost: Argon2idCost? = secret.mode == .passphrase ? cost : nil
@@ -46,7 +51,11 @@ final class BundleWriter {
         var start = 0
         while pending.count - start > Self.chunkSize {
             pending.withUnsafeBytes { bytes in
-                encryptor.push(UnsafeRawBufferPointer(rebasing: bytes[start..<start + Self.chunkSize]), final: false, into: &output)
+                encryptor.push(
+                    UnsafeRawBufferPointer(rebasing: bytes[start..<start + Self.chunkSize]),
+                    final: false,
+                    into: &output
+                )
             }
             start += Self.chunkSize
         }

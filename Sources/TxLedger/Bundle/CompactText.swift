@@ -14,12 +14,17 @@
 /// a reader refuses any other.
 enum CompactText {
     enum Form: UInt8 {
-        case utf8 = 0, prefixedLowerHex = 1, lowerHex = 2, upperHex = 3
+        case utf8 = 0
+        case prefixedLowerHex = 1
+        case lowerHex = 2
+        case upperHex = 3
     }
 
     /// The form a writer uses for `text`.
     static func form(of text: Substring.UTF8View) -> Form {
-        if text.count >= 4, text.starts(with: prefix), isHex(text.dropFirst(2), letters: lower) { return .prefixedLowerHex }
+        if text.count >= 4, text.starts(with: prefix), isHex(text.dropFirst(2), letters: lower) {
+            return .prefixedLowerHex
+        }
         if isHex(text[...], letters: lower) { return .lowerHex }
         if isHex(text[...], letters: upper) { return .upperHex }
         return .utf8
@@ -37,7 +42,9 @@ enum CompactText {
 
     /// The bytes that hex digits (validated by `isHex`) stand for.
     static func bytes(ofHex text: Substring.UTF8View.SubSequence) -> [UInt8] {
-        var bytes: [UInt8] = [], high: UInt8 = 0, isHigh = true
+        var bytes: [UInt8] = []
+        var high: UInt8 = 0
+        var isHigh = true
         bytes.reserveCapacity(text.count / 2)
         for digit in text {
             let nibble = digits.contains(digit) ? digit - digits.lowerBound : (digit | 0x20) - UInt8(ascii: "a") + 10
@@ -65,11 +72,12 @@ extension Array where Element == UInt8 {
     mutating func appendCompactText(_ text: String) {
         let utf8 = Substring(text).utf8
         let form = CompactText.form(of: utf8)
-        let bytes: [UInt8] = switch form {
-        case .utf8: Array(utf8)
-        case .prefixedLowerHex: CompactText.bytes(ofHex: utf8.dropFirst(2))
-        case .lowerHex, .upperHex: CompactText.bytes(ofHex: utf8[...])
-        }
+        let bytes: [UInt8] =
+            switch form {
+            case .utf8: Array(utf8)
+            case .prefixedLowerHex: CompactText.bytes(ofHex: utf8.dropFirst(2))
+            case .lowerHex, .upperHex: CompactText.bytes(ofHex: utf8[...])
+            }
         appendUVarint(UInt64(bytes.count) << 2 | UInt64(form.rawValue))
         append(contentsOf: bytes)
     }
@@ -80,8 +88,10 @@ extension PayloadSource {
     mutating func readCompactText(limit: Int) throws -> String {
         let head = try readUVarint()
         let length = head >> 2
-        guard length <= UInt64(limit) else { throw BundleError.malformedContent("a text length \(length) exceeds \(limit)") }
-        let form = CompactText.Form(rawValue: UInt8(head & 3))! // two bits: each value is a form
+        guard length <= UInt64(limit) else {
+            throw BundleError.malformedContent("a text length \(length) exceeds \(limit)")
+        }
+        let form = CompactText.Form(rawValue: UInt8(head & 3))!  // two bits: each value is a form
         let bytes = try readBytes(Int(length))
         let text = CompactText.text(bytes, form: form)
         if form == .utf8, !text.utf8.elementsEqual(bytes) {

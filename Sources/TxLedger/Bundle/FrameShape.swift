@@ -7,10 +7,15 @@ import GRDB
 enum FrameShape {
     /// The fields only a record of that kind has.
     private static let kindFields: [String: Set<String>] = [
-        "send": ["to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate", "memo"],
-        "swap": ["from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain",
-                 "from_token_logo", "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout",
-                 "to_chain", "to_token_logo", "provider", "route"],
+        "send": [
+            "to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate",
+            "memo",
+        ],
+        "swap": [
+            "from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain",
+            "from_token_logo", "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout",
+            "to_chain", "to_token_logo", "provider", "route",
+        ],
         "signature": ["message", "signature"],
     ]
     private static let allKindFields = kindFields.values.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -34,9 +39,12 @@ enum FrameShape {
             }
         }
         for register in registers {
-            let hasTime = !values["\(register.name)_time"].isNull, hasReplica = !values["\(register.name)_replica"].isNull
+            let hasTime = !values["\(register.name)_time"].isNull
+            let hasReplica = !values["\(register.name)_replica"].isNull
             guard hasTime == hasReplica else {
-                throw fail("the \(register.name) stamp has its \(hasTime ? "time" : "replica") without its \(hasTime ? "replica" : "time")")
+                throw fail(
+                    "the \(register.name) stamp has its \(hasTime ? "time" : "replica") without its \(hasTime ? "replica" : "time")"
+                )
             }
             if hasTime {
                 if let missing = register.required.first(where: { values[$0].isNull }) {
@@ -47,7 +55,8 @@ enum FrameShape {
             }
         }
         if case let .string(kind) = values["kind"].storage, let own = kindFields[kind],
-           let stray = allKindFields.subtracting(own).sorted().first(where: { !values[$0].isNull }) {
+            let stray = allKindFields.subtracting(own).sorted().first(where: { !values[$0].isNull })
+        {
             throw fail("a \(kind) record has no \(stray)")
         }
     }
@@ -57,7 +66,9 @@ enum FrameShape {
     static func checkExplorerURL(sent: Bool, of record: RecordState, record index: Int) throws {
         let facts = record.facts.value
         if sent, let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
-            throw BundleError.malformedContent("record \(index): explorer_url is the chain's default page, which a writer leaves out")
+            throw BundleError.malformedContent(
+                "record \(index): explorer_url is the chain's default page, which a writer leaves out"
+            )
         }
     }
 }

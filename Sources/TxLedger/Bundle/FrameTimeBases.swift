@@ -17,7 +17,8 @@ struct FrameTimeBases {
     /// The base of field `number` of `kind` (`.sinceTimestamp` or `.stampTime`).
     /// - Throws: `BundleError.malformedContent` if its base's field did not come before it.
     func base(of number: Int, _ kind: RecordFrameField.Kind) throws -> Int64 {
-        let (base, name) = kind == .stampTime && number != RecordFrameField.factsTimeNumber
+        let (base, name) =
+            kind == .stampTime && number != RecordFrameField.factsTimeNumber
             ? (factsMillis, "facts_time") : (timestamp, "timestamp_ms")
         guard let base else { throw BundleError.malformedContent("field \(number) comes without \(name)") }
         return base

@@ -17,7 +17,9 @@ public struct Passphrase: Sendable {
     /// - Throws: `BundleError.invalidPassphrase` if it is empty or longer than `maxBytes`.
     public init(copying bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { throw BundleError.invalidPassphrase("it is empty") }
-        guard bytes.count <= Self.maxBytes else { throw BundleError.invalidPassphrase("it is longer than \(Self.maxBytes) bytes") }
+        guard bytes.count <= Self.maxBytes else {
+            throw BundleError.invalidPassphrase("it is longer than \(Self.maxBytes) bytes")
+        }
         secret = SecretBytes(copying: bytes)
     }
 

@@ -58,11 +58,13 @@ struct PayloadDecoder {
             throw BundleError.malformedContent(error.localizedDescription)
         }
         let origin = try Self.replica(try source.readID64())
-        var replicas = [origin], known: Set = [origin]
+        var replicas = [origin]
+        var known: Set = [origin]
         let since = try Self.sequence(try source.readUVarint())
         let through = try Self.sequence(try source.readUVarint())
         let lineage = version >= 3 ? try Self.readLineage(from: &source) : nil
-        var knowledge: [ReplicaID: Int64] = [:], knowledgeEpochs: [ReplicaID: EpochID] = [:]
+        var knowledge: [ReplicaID: Int64] = [:]
+        var knowledgeEpochs: [ReplicaID: EpochID] = [:]
         var previous: ReplicaID?
         for _ in 0..<(try source.readCount(limit: Self.maxReplicas, "the knowledge count")) {
             let replica = try Self.readReplica(from: &source, table: &replicas, known: &known)
@@ -88,9 +90,19 @@ struct PayloadDecoder {
             }
         case let flag: throw BundleError.malformedContent("the watermark flag is \(flag)")
         }
-        guard since <= through else { throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))") }
-        header = ChangeSetHeader(vaultId: vault, origin: origin, since: since, through: through, knowledge: knowledge,
-                                 knowledgeEpochs: knowledgeEpochs, lineage: lineage, clearedThrough: watermark)
+        guard since <= through else {
+            throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))")
+        }
+        header = ChangeSetHeader(
+            vaultId: vault,
+            origin: origin,
+            since: since,
+            through: through,
+            knowledge: knowledge,
+            knowledgeEpochs: knowledgeEpochs,
+            lineage: lineage,
+            clearedThrough: watermark
+        )
         self.source = source
         self.replicas = replicas
         self.known = known
@@ -102,18 +114,27 @@ struct PayloadDecoder {
         var frame = FrameBytes(try source.readBytes(length))
         var values = RecordValues()
         values["vault_id"] = header.vaultId.databaseValue
-        var last = 0, bases = FrameTimeBases(), newer: [NewerField] = []
+        var last = 0
+        var bases = FrameTimeBases()
+        var newer: [NewerField] = []
         while !frame.isAtEnd {
             let (number, wire) = try readTag(from: &frame, after: last)
             last = number
             guard number <= RecordFrameField.all.count else {
-                newer.append(NewerField(number: number, value: try readNewerValue(wire, of: number, from: &frame, length: length, bases: bases)))
+                newer.append(
+                    NewerField(
+                        number: number,
+                        value: try readNewerValue(wire, of: number, from: &frame, length: length, bases: bases)
+                    )
+                )
                 continue
             }
             let position = RecordFrameField.positions[number - 1]
             let kind = RecordFrameField.all[number - 1].kind.inFormat(version)
             if let wire, wire != kind.wireType {
-                throw BundleError.malformedContent("record \(recordCount): field \(number) (\(RecordFrameField.all[number - 1].column)) has wire type \(wire.rawValue), not \(kind.wireType.rawValue)")
+                throw BundleError.malformedContent(
+                    "record \(recordCount): field \(number) (\(RecordFrameField.all[number - 1].column)) has wire type \(wire.rawValue), not \(kind.wireType.rawValue)"
+                )
             }
             switch kind {
             case .integer:
@@ -122,10 +143,14 @@ struct PayloadDecoder {
                 values[position: position] = integer.databaseValue
             case .plainText: values[position: position] = try frame.readText(limit: length).databaseValue
             case .text: values[position: position] = try frame.readCompactText(limit: length).databaseValue
-            case .sharedText: values[position: position] = try frame.readSharedText(limit: length, table: &sharedTexts).databaseValue
-            case .replica: values[position: position] = try Self.readReplica(from: &frame, table: &replicas, known: &known).rawValue.databaseValue
+            case .sharedText:
+                values[position: position] = try frame.readSharedText(limit: length, table: &sharedTexts).databaseValue
+            case .replica:
+                values[position: position] = try Self.readReplica(from: &frame, table: &replicas, known: &known)
+                    .rawValue.databaseValue
             case .sinceTimestamp:
-                values[position: position] = (try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint()).databaseValue
+                values[position: position] =
+                    (try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint()).databaseValue
             case .stampTime:
                 let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
                 bases.pass(number, value: time)
@@ -159,20 +184,33 @@ struct PayloadDecoder {
         let tag = try frame.readUVarint()
         let step = tag >> 3
         guard step > 0, step <= UInt64(NewerFields.numbers.upperBound - last) else {
-            throw BundleError.malformedContent("record \(recordCount): a tag steps \(step) from field \(last) (fields go up, to at most \(NewerFields.numbers.upperBound))")
+            throw BundleError.malformedContent(
+                "record \(recordCount): a tag steps \(step) from field \(last) (fields go up, to at most \(NewerFields.numbers.upperBound))"
+            )
         }
         let number = last + Int(step)
         guard let wire = WireType(rawValue: UInt8(tag & 7)) else {
-            throw BundleError.malformedContent("record \(recordCount): field \(number) has wire type \(tag & 7), which no format defines")
+            throw BundleError.malformedContent(
+                "record \(recordCount): field \(number) has wire type \(tag & 7), which no format defines"
+            )
         }
         return (number, wire)
     }
 
     /// A newer field's value, read by its wire type (bundle-format.md, "Newer fields").
-    private mutating func readNewerValue(_ wire: WireType?, of number: Int, from frame: inout FrameBytes, length: Int,
-                                         bases: FrameTimeBases) throws -> NewerField.Value {
+    private mutating func readNewerValue(
+        _ wire: WireType?,
+        of number: Int,
+        from frame: inout FrameBytes,
+        length: Int,
+        bases: FrameTimeBases
+    ) throws -> NewerField.Value {
         func nonEmpty(_ text: String) throws -> String {
-            guard !text.isEmpty else { throw BundleError.malformedContent("record \(recordCount): field \(number) is empty (an absent field is left out)") }
+            guard !text.isEmpty else {
+                throw BundleError.malformedContent(
+                    "record \(recordCount): field \(number) is empty (an absent field is left out)"
+                )
+            }
             return text
         }
         switch wire {
@@ -180,7 +218,9 @@ struct PayloadDecoder {
         case .stampTime:
             let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
             guard (0...Stamp.latestTime).contains(time) else {
-                throw BundleError.malformedContent("record \(recordCount): field \(number)'s stamp time \(time) is not between 1970 and 3000")
+                throw BundleError.malformedContent(
+                    "record \(recordCount): field \(number)'s stamp time \(time) is not between 1970 and 3000"
+                )
             }
             return .stampTime(time)
         case .text: return .text(try nonEmpty(try frame.readCompactText(limit: length)))
@@ -191,12 +231,18 @@ struct PayloadDecoder {
         }
     }
 
-    private static func readReplica(from source: inout some PayloadSource, table: inout [ReplicaID], known: inout Set<ReplicaID>) throws -> ReplicaID {
+    private static func readReplica(
+        from source: inout some PayloadSource,
+        table: inout [ReplicaID],
+        known: inout Set<ReplicaID>
+    ) throws -> ReplicaID {
         let index = try source.readCount(limit: table.count, "a replica reference")
         guard index == table.count else { return table[index] }
         guard table.count < maxReplicas else { throw BundleError.malformedContent("more than \(maxReplicas) replicas") }
         let replica = try replica(try source.readID64())
-        guard known.insert(replica).inserted else { throw BundleError.malformedContent("replica \(replica) is introduced twice") }
+        guard known.insert(replica).inserted else {
+            throw BundleError.malformedContent("replica \(replica) is introduced twice")
+        }
         table.append(replica)
         return replica
     }
@@ -205,7 +251,9 @@ struct PayloadDecoder {
     private static func readLineage(from source: inout StreamBytes) throws -> [Epoch] {
         var lineage: [Epoch] = []
         for _ in 0..<(try source.readCount(limit: ChangeSetHeader.maxEpochs, "the epoch count")) {
-            guard let id = try epoch(try source.readID64(), allowingNone: false) else { preconditionFailure("epoch 0 was refused") }
+            guard let id = try epoch(try source.readID64(), allowingNone: false) else {
+                preconditionFailure("epoch 0 was refused")
+            }
             let first = try sequence(try source.readUVarint())
             guard first > (lineage.last?.firstSeq ?? 0) else {
                 throw BundleError.malformedContent("the epochs are not in increasing order of their first change")
@@ -230,7 +278,9 @@ struct PayloadDecoder {
     }
 
     private static func sequence(_ raw: UInt64) throws -> Int64 {
-        guard raw <= UInt64(Int64.max) else { throw BundleError.malformedContent("a change sequence number exceeds 2^63 - 1") }
+        guard raw <= UInt64(Int64.max) else {
+            throw BundleError.malformedContent("a change sequence number exceeds 2^63 - 1")
+        }
         return Int64(raw)
     }
 }

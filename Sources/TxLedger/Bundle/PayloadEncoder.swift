@@ -47,14 +47,16 @@ struct PayloadEncoder {
         var values = RecordRow.portableValues(record)
         let facts = record.facts.value
         if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
-            values["explorer_url"] = .null // the reader derives the same default
+            values["explorer_url"] = .null  // the reader derives the same default
         }
         encodeFrame(values, newer: record.newerFields)
     }
 
     /// Writes one frame of `values` and `newer` as they are (tests make malformed frames with it).
     mutating func encodeFrame(_ values: RecordValues, newer: NewerFields = NewerFields()) {
-        var frame: [UInt8] = [], bases = FrameTimeBases(), previous = 0
+        var frame: [UInt8] = []
+        var bases = FrameTimeBases()
+        var previous = 0
         func tag(_ number: Int, _ wire: WireType) {
             frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
             previous = number
@@ -69,8 +71,10 @@ struct PayloadEncoder {
             case let (.replica, .int64(replica)): frame += replicaReference(replica)
             case let (.text, .string(text)): frame.appendCompactText(text)
             case let (.sharedText, .string(text)): frame.appendSharedText(text, table: &sharedTexts)
-            case let (.sinceTimestamp, .int64(millis)): frame.appendSVarint(millis &- base(of: number, field.kind, in: bases))
-            case let (.stampTime, .int64(time)): frame.appendStampTime(time, base: base(of: number, field.kind, in: bases))
+            case let (.sinceTimestamp, .int64(millis)):
+                frame.appendSVarint(millis &- base(of: number, field.kind, in: bases))
+            case let (.stampTime, .int64(time)):
+                frame.appendStampTime(time, base: base(of: number, field.kind, in: bases))
             default: preconditionFailure("column \(field.column) holds \(value), not a \(field.kind)")
             }
             if case let .int64(integer) = value.storage { bases.pass(number, value: integer) }
@@ -94,7 +98,9 @@ struct PayloadEncoder {
 
     /// A record's bases are required fields, always there before the fields that use them.
     private func base(of number: Int, _ kind: RecordFrameField.Kind, in bases: FrameTimeBases) -> Int64 {
-        guard let base = try? bases.base(of: number, kind) else { preconditionFailure("a valid record has its time bases") }
+        guard let base = try? bases.base(of: number, kind) else {
+            preconditionFailure("a valid record has its time bases")
+        }
         return base
     }
 

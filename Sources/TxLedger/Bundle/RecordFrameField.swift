@@ -48,7 +48,8 @@ enum RecordFrameField {
     }
 
     static let all: [(column: String, kind: Kind)] = [
-        ("kind", .sharedText), ("chain", .sharedText), ("timestamp_ms", .integer), ("tx_hash", .text), ("explorer_url", .text),
+        ("kind", .sharedText), ("chain", .sharedText), ("timestamp_ms", .integer), ("tx_hash", .text),
+        ("explorer_url", .text),
         ("fiat_value", .text), ("from_address", .sharedText), ("app_domain", .sharedText), ("app_uri", .sharedText),
         ("app_scheme", .sharedText), ("method", .sharedText),
         ("to_address", .text), ("amount", .text), ("token_symbol", .sharedText), ("token_contract", .sharedText),

@@ -28,7 +28,9 @@ enum SecretFile {
         }
         if let failure { throw failure }
         guard count > 0 else { throw BundleError.io(path: path, reason: "the file is empty") }
-        guard count <= maxBytes else { throw BundleError.io(path: path, reason: "the file is larger than \(maxBytes) bytes") }
+        guard count <= maxBytes else {
+            throw BundleError.io(path: path, reason: "the file is larger than \(maxBytes) bytes")
+        }
         return buffer.withUnsafeBytes { SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
     }
 
@@ -36,13 +38,19 @@ enum SecretFile {
     static func create(_ path: String, bytes: SecretBytes) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
-            throw BundleError.io(path: path, reason: errno == EEXIST ? "the file exists; a key is never overwritten" : errnoDescription())
+            throw BundleError.io(
+                path: path,
+                reason: errno == EEXIST ? "the file exists; a key is never overwritten" : errnoDescription()
+            )
         }
         var ok = bytes.withUnsafeBytes { bytes in
             var written = 0
             while written < bytes.count {
                 let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
                 written += n
             }
             return true

@@ -60,7 +60,9 @@ extension PayloadSource {
             }
         } else {
             guard table.hasRoom(for: text) else {
-                throw BundleError.malformedContent("the table of shared texts exceeds \(SharedTextTable.maxEntries) entries or \(SharedTextTable.maxTotalBytes) bytes")
+                throw BundleError.malformedContent(
+                    "the table of shared texts exceeds \(SharedTextTable.maxEntries) entries or \(SharedTextTable.maxTotalBytes) bytes"
+                )
             }
             table.add(text)
         }

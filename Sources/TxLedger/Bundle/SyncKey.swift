@@ -78,7 +78,10 @@ public struct SyncKey: Sendable {
         return data.withUnsafeBytes { data in
             SecretBytes(count: length) { out in
                 var position = 0
-                func put(_ byte: UInt8) { out[position] = byte; position += 1 }
+                func put(_ byte: UInt8) {
+                    out[position] = byte
+                    position += 1
+                }
                 Self.prefix.forEach(put)
                 for index in 0..<Self.symbolCount {
                     if index % Self.groupSize == 0 { put(UInt8(ascii: "-")) }
@@ -113,8 +116,9 @@ public struct SyncKey: Sendable {
         var symbols = [UInt8]()
         symbols.reserveCapacity(prefix.count + symbolCount)
         defer { symbols.withUnsafeMutableBytes(Sodium.wipe) }
-        for byte in text where !(byte == UInt8(ascii: "-") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
-            symbols.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) // upper case
+        for byte in text
+        where !(byte == UInt8(ascii: "-") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+            symbols.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)  // upper case
         }
         guard symbols.starts(with: prefix) else {
             throw BundleError.invalidKey("it does not start with \(String(decoding: prefix, as: UTF8.self))")
@@ -139,9 +143,13 @@ public struct SyncKey: Sendable {
             }
         }
         let padding = symbols[symbolCount - 1] & 0b1111
-        let key = data.withUnsafeBytes { SyncKey(secret: SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(byteCount)))) }
+        let key = data.withUnsafeBytes {
+            SyncKey(secret: SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(byteCount))))
+        }
         let expected = key.keyAndChecksum()
-        guard padding == 0, data.withUnsafeBytes({ data in expected.withUnsafeBytes { Sodium.constantTimeEqual(data, $0) } }) else {
+        guard padding == 0,
+            data.withUnsafeBytes({ data in expected.withUnsafeBytes { Sodium.constantTimeEqual(data, $0) } })
+        else {
             throw BundleError.invalidKey("its checksum does not match; a character is mistyped")
         }
         return key

@@ -30,8 +30,11 @@ struct NewerFields: Hashable, Sendable {
 
     /// - Precondition: `fields` are in strictly increasing number, each in `numbers`.
     init(_ fields: [NewerField] = []) {
-        precondition(zip(fields, fields.dropFirst()).allSatisfy { $0.number < $1.number }
-                     && fields.allSatisfy { Self.numbers.contains($0.number) }, "newer fields in increasing number")
+        precondition(
+            zip(fields, fields.dropFirst()).allSatisfy { $0.number < $1.number }
+                && fields.allSatisfy { Self.numbers.contains($0.number) },
+            "newer fields in increasing number"
+        )
         self.fields = fields
     }
 
@@ -57,13 +60,17 @@ struct NewerFields: Hashable, Sendable {
     /// Reads the stored form.
     /// - Throws: `LedgerError.invalidInput` if `bytes` are not one.
     init(storedBytes bytes: [UInt8]) throws {
-        var source = FrameBytes(bytes), fields: [NewerField] = []
+        var source = FrameBytes(bytes)
+        var fields: [NewerField] = []
         do {
             while !source.isAtEnd {
                 let tag = try source.readUVarint()
                 let number = Int(clamping: tag >> 3)
                 guard Self.numbers.contains(number), number > fields.last?.number ?? 0 else {
-                    throw LedgerError.invalidInput(field: "newer_fields", reason: "field \(number) is out of order or out of range")
+                    throw LedgerError.invalidInput(
+                        field: "newer_fields",
+                        reason: "field \(number) is out of order or out of range"
+                    )
                 }
                 let value: NewerField.Value
                 switch WireType(rawValue: UInt8(tag & 7)) {
@@ -71,17 +78,29 @@ struct NewerFields: Hashable, Sendable {
                 case .stampTime:
                     let time = try source.readUVarint()
                     guard time <= UInt64(Stamp.latestTime) else {
-                        throw LedgerError.invalidInput(field: "newer_fields", reason: "field \(number)'s stamp time is after the year 3000")
+                        throw LedgerError.invalidInput(
+                            field: "newer_fields",
+                            reason: "field \(number)'s stamp time is after the year 3000"
+                        )
                     }
                     value = .stampTime(Int64(time))
                 case .text: value = .text(try source.readText(limit: bytes.count))
                 case .sharedText: value = .sharedText(try source.readText(limit: bytes.count))
                 case .replica:
                     let raw = try source.readID64()
-                    guard raw <= UInt64(Int64.max) else { throw LedgerError.invalidInput(field: "newer_fields", reason: "a replica id has its top bit set") }
+                    guard raw <= UInt64(Int64.max) else {
+                        throw LedgerError.invalidInput(
+                            field: "newer_fields",
+                            reason: "a replica id has its top bit set"
+                        )
+                    }
                     value = .replica(ReplicaID(rawValue: Int64(raw)))
                 case .bytes: value = .bytes(try source.readBytes(try source.readCount(limit: bytes.count, "a length")))
-                case nil: throw LedgerError.invalidInput(field: "newer_fields", reason: "field \(number) has wire type \(tag & 7)")
+                case nil:
+                    throw LedgerError.invalidInput(
+                        field: "newer_fields",
+                        reason: "field \(number) has wire type \(tag & 7)"
+                    )
                 }
                 fields.append(NewerField(number: number, value: value))
             }

@@ -39,7 +39,9 @@ extension RecordState {
         func attach<V>(_ register: Register<V>?, block: Int, _ name: String) throws -> Register<V>? {
             let fields = fields(.register(block: block))
             guard let register else {
-                if let first = fields.fields.first { throw Self.invalid(first, "comes without the \(name) register's stamp") }
+                if let first = fields.fields.first {
+                    throw Self.invalid(first, "comes without the \(name) register's stamp")
+                }
                 return nil
             }
             return Register(register.value, stamp: register.stamp, newerFields: fields)
@@ -49,7 +51,10 @@ extension RecordState {
         if let first = fields(.register(block: Block.pending)).fields.first {
             throw Self.invalid(first, "is in the pending register's block, which holds no values")
         }
-        state.status = StatusRegister(pending: status.pending, terminal: try attach(status.terminal, block: Block.terminal, "terminal"))
+        state.status = StatusRegister(
+            pending: status.pending,
+            terminal: try attach(status.terminal, block: Block.terminal, "terminal")
+        )
         state.note = try attach(note, block: Block.note, "note")
         state.labels = try attach(labels, block: Block.labels, "labels")
         state.hidden = try attach(hidden, block: Block.hidden, "hidden")
@@ -64,8 +69,12 @@ extension RecordState {
     private static func newerRegister(block: Int, _ fields: [NewerField]) throws -> Register<NewerFields> {
         let first = block * NewerFields.blockSize
         guard fields.count >= 2, fields[0].number == first, fields[1].number == first + 1,
-              case let .stampTime(time) = fields[0].value, case let .replica(replica) = fields[1].value else {
-            throw invalid(fields[0], "belongs to register block \(block), which has no whole stamp (a stamp time as field \(first), a replica as field \(first + 1))")
+            case let .stampTime(time) = fields[0].value, case let .replica(replica) = fields[1].value
+        else {
+            throw invalid(
+                fields[0],
+                "belongs to register block \(block), which has no whole stamp (a stamp time as field \(first), a replica as field \(first + 1))"
+            )
         }
         let stamp = try Stamp.received(time: time, replica: replica, field: "field \(first)")
         return Register(NewerFields(Array(fields.dropFirst(2))), stamp: stamp)

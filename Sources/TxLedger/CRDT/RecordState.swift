@@ -30,7 +30,7 @@ struct RecordState: Hashable, Sendable {
         let status = StatusRegister()
         switch status.applying(record.statusUpdate, stamp: stamp) {
         case let .success(initial): self.status = initial
-        case .failure: self.status = status // broadcasted: the bottom, nothing to write
+        case .failure: self.status = status  // broadcasted: the bottom, nothing to write
         }
         lastCheckedAt = record.lastCheckedAt
         note = record.note.map { Register($0, stamp: stamp) }
@@ -38,9 +38,15 @@ struct RecordState: Hashable, Sendable {
         hidden = record.hidden ? Register(true, stamp: stamp) : nil
     }
 
-    init(facts: Register<TransactionFacts>, status: StatusRegister, lastCheckedAt: Date?,
-         note: Register<String?>?, labels: Register<[String]>?, hidden: Register<Bool>?,
-         newerRegisters: [Int: Register<NewerFields>] = [:]) {
+    init(
+        facts: Register<TransactionFacts>,
+        status: StatusRegister,
+        lastCheckedAt: Date?,
+        note: Register<String?>?,
+        labels: Register<[String]>?,
+        hidden: Register<Bool>?,
+        newerRegisters: [Int: Register<NewerFields>] = [:]
+    ) {
         self.facts = facts
         self.status = status
         self.lastCheckedAt = lastCheckedAt
@@ -62,7 +68,8 @@ struct RecordState: Hashable, Sendable {
             note: note.joined(with: other.note),
             labels: labels.joined(with: other.labels),
             hidden: hidden.joined(with: other.hidden),
-            newerRegisters: newerRegisters.merging(other.newerRegisters) { $0.joined(with: $1) })
+            newerRegisters: newerRegisters.merging(other.newerRegisters) { $0.joined(with: $1) }
+        )
     }
 
     var record: TransactionRecord { TransactionRecord(state: self) }
@@ -79,12 +86,22 @@ struct RecordState: Hashable, Sendable {
     func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
         guard let watermark else { return self }
         func keep<V>(_ register: Register<V>?) -> Register<V>? { register.flatMap { $0.stamp > watermark ? $0 : nil } }
-        let status = StatusRegister(pending: status.pending.flatMap { $0 > watermark ? $0 : nil }, terminal: keep(status.terminal))
+        let status = StatusRegister(
+            pending: status.pending.flatMap { $0 > watermark ? $0 : nil },
+            terminal: keep(status.terminal)
+        )
         let factsSurvive = facts.stamp > watermark
-        let result = RecordState(facts: facts, status: status, lastCheckedAt: factsSurvive ? lastCheckedAt : nil,
-                                 note: keep(note), labels: keep(labels), hidden: keep(hidden),
-                                 newerRegisters: newerRegisters.filter { $0.value.stamp > watermark })
-        let anyRegister = status.pending != nil || status.terminal != nil || result.note != nil
+        let result = RecordState(
+            facts: facts,
+            status: status,
+            lastCheckedAt: factsSurvive ? lastCheckedAt : nil,
+            note: keep(note),
+            labels: keep(labels),
+            hidden: keep(hidden),
+            newerRegisters: newerRegisters.filter { $0.value.stamp > watermark }
+        )
+        let anyRegister =
+            status.pending != nil || status.terminal != nil || result.note != nil
             || result.labels != nil || result.hidden != nil || !result.newerRegisters.isEmpty
         return factsSurvive || anyRegister ? result : nil
     }

@@ -24,8 +24,10 @@ public struct StatusRegister: Hashable, Sendable {
     }
 
     public func joined(with other: StatusRegister) -> StatusRegister {
-        StatusRegister(pending: [pending, other.pending].compactMap { $0 }.max(),
-                       terminal: terminal.joined(with: other.terminal))
+        StatusRegister(
+            pending: [pending, other.pending].compactMap { $0 }.max(),
+            terminal: terminal.joined(with: other.terminal)
+        )
     }
 
     /// The register after a local status update stamped `stamp`, or why it stays as it is.
@@ -44,8 +46,11 @@ public struct StatusRegister: Hashable, Sendable {
             guard current == .broadcasted else { return .failure(.alreadyAt(current)) }
             return .success(StatusRegister(pending: stamp, terminal: terminal))
         case .confirmed, .failed:
-            let outcome = TerminalOutcome(status: update.status, confirmedAt: update.confirmedAt,
-                                          failureReason: update.failureReason)
+            let outcome = TerminalOutcome(
+                status: update.status,
+                confirmedAt: update.confirmedAt,
+                failureReason: update.failureReason
+            )
             if terminal?.value == outcome { return .failure(.alreadyAt(current)) }
             return .success(StatusRegister(pending: pending, terminal: Register(outcome, stamp: stamp)))
         }

@@ -14,14 +14,22 @@ public struct StatusUpdate: Hashable, Sendable {
     ///   confirmed, or `failureReason` with a status other than failed, or either is out of range.
     public init(_ status: TransactionStatus, confirmedAt: Date? = nil, failureReason: String? = nil) throws {
         if confirmedAt != nil, status != .confirmed {
-            throw LedgerError.invalidInput(field: "confirmedAt", reason: "only a confirmed transaction has a confirmation time")
+            throw LedgerError.invalidInput(
+                field: "confirmedAt",
+                reason: "only a confirmed transaction has a confirmation time"
+            )
         }
         if failureReason != nil, status != .failed {
-            throw LedgerError.invalidInput(field: "failureReason", reason: "only a failed transaction has a failure reason")
+            throw LedgerError.invalidInput(
+                field: "failureReason",
+                reason: "only a failed transaction has a failure reason"
+            )
         }
-        self.init(checked: status,
-                  confirmedAt: try confirmedAt.map { Date(millis: try Date.validatedMillis($0, field: "confirmedAt")) },
-                  failureReason: try TextField.text(max: 4096).validate(failureReason, field: "failureReason"))
+        self.init(
+            checked: status,
+            confirmedAt: try confirmedAt.map { Date(millis: try Date.validatedMillis($0, field: "confirmedAt")) },
+            failureReason: try TextField.text(max: 4096).validate(failureReason, field: "failureReason")
+        )
     }
 
     private init(checked status: TransactionStatus, confirmedAt: Date?, failureReason: String?) {

@@ -43,8 +43,16 @@ extension TerminalOutcome: TieBreakable {
 /// number, then an integer as an svarint or a text as its uvarint byte length and UTF-8.
 extension TransactionFacts: TieBreakable {
     var tieBreakKey: [UInt8] {
-        let values = RecordRow.portableValues(RecordState(facts: Register(self, stamp: Stamp(time: 0, replica: ReplicaID(rawValue: 0))),
-                                                          status: StatusRegister(), lastCheckedAt: nil, note: nil, labels: nil, hidden: nil))
+        let values = RecordRow.portableValues(
+            RecordState(
+                facts: Register(self, stamp: Stamp(time: 0, replica: ReplicaID(rawValue: 0))),
+                status: StatusRegister(),
+                lastCheckedAt: nil,
+                note: nil,
+                labels: nil,
+                hidden: nil
+            )
+        )
         var key: [UInt8] = []
         for index in RecordFrameField.all.indices where RecordFrameField.isFact(number: index + 1) {
             switch values[position: RecordFrameField.positions[index]].storage {

@@ -37,7 +37,9 @@ extension ReplicaID: Codable {
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = ReplicaID(hex: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a replica id (16 hex digits)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a replica id (16 hex digits)")
+            )
         }
         self = id
     }

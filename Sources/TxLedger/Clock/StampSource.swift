@@ -26,7 +26,11 @@ struct StampSource {
         let stamp = next()
         guard let current, current >= stamp else { return stamp }
         guard current.time < Stamp.latestTime else {
-            throw LedgerError.invalidInput(field: "stamp", reason: "what this write replaces is stamped at the end of the stamp range (the year 3000) by replica \(current.replica), so no later stamp exists")
+            throw LedgerError.invalidInput(
+                field: "stamp",
+                reason:
+                    "what this write replaces is stamped at the end of the stamp range (the year 3000) by replica \(current.replica), so no later stamp exists"
+            )
         }
         return Stamp(time: current.time + 1, replica: stamp.replica)
     }

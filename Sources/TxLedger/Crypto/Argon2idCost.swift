@@ -19,17 +19,26 @@ public struct Argon2idCost: Hashable, Sendable {
 
     /// For interactive use and tests (libsodium's INTERACTIVE: 2 passes, 64 MiB).
     public static var interactive: Argon2idCost {
-        Argon2idCost(operations: UInt64(crypto_pwhash_opslimit_interactive()), memoryBytes: UInt64(crypto_pwhash_memlimit_interactive()))
+        Argon2idCost(
+            operations: UInt64(crypto_pwhash_opslimit_interactive()),
+            memoryBytes: UInt64(crypto_pwhash_memlimit_interactive())
+        )
     }
 
     /// The default (libsodium's MODERATE: 3 passes, 256 MiB).
     public static var moderate: Argon2idCost {
-        Argon2idCost(operations: UInt64(crypto_pwhash_opslimit_moderate()), memoryBytes: UInt64(crypto_pwhash_memlimit_moderate()))
+        Argon2idCost(
+            operations: UInt64(crypto_pwhash_opslimit_moderate()),
+            memoryBytes: UInt64(crypto_pwhash_memlimit_moderate())
+        )
     }
 
     /// For long-term secrets on a capable machine (libsodium's SENSITIVE: 4 passes, 1 GiB).
     public static var sensitive: Argon2idCost {
-        Argon2idCost(operations: UInt64(crypto_pwhash_opslimit_sensitive()), memoryBytes: UInt64(crypto_pwhash_memlimit_sensitive()))
+        Argon2idCost(
+            operations: UInt64(crypto_pwhash_opslimit_sensitive()),
+            memoryBytes: UInt64(crypto_pwhash_memlimit_sensitive())
+        )
     }
 
     /// Whether a reader accepts this cost from a bundle: libsodium's Argon2id minimums up to

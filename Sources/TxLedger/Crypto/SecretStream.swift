@@ -22,7 +22,11 @@ final class SecretStreamEncryptor {
         var header = [UInt8](repeating: 0, count: Self.headerBytes)
         var state = crypto_secretstream_xchacha20poly1305_state()
         let rc = key.withUnsafeBytes { key in
-            crypto_secretstream_xchacha20poly1305_init_push(&state, &header, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            crypto_secretstream_xchacha20poly1305_init_push(
+                &state,
+                &header,
+                key.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            )
         }
         precondition(rc == 0, "crypto_secretstream_xchacha20poly1305_init_push failed")
         self.state = state
@@ -36,11 +40,22 @@ final class SecretStreamEncryptor {
     func push(_ message: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8]) {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: message.count + Self.abytes))
-        let tag = UInt8(final ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message())
+        let tag = UInt8(
+            final
+                ? crypto_secretstream_xchacha20poly1305_tag_final()
+                : crypto_secretstream_xchacha20poly1305_tag_message()
+        )
         let rc = output.withUnsafeMutableBufferPointer { out in
-            crypto_secretstream_xchacha20poly1305_push(&state, out.baseAddress! + start, nil,
-                                                       message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
-                                                       nil, 0, tag)
+            crypto_secretstream_xchacha20poly1305_push(
+                &state,
+                out.baseAddress! + start,
+                nil,
+                message.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                UInt64(message.count),
+                nil,
+                0,
+                tag
+            )
         }
         precondition(rc == 0, "crypto_secretstream_xchacha20poly1305_push failed")
     }
@@ -56,7 +71,11 @@ final class SecretStreamDecryptor {
         precondition(header.count == SecretStreamEncryptor.headerBytes && key.count == SecretStreamEncryptor.keyBytes)
         // init_pull only fails for sizes, which are checked above.
         let rc = key.withUnsafeBytes { key in
-            crypto_secretstream_xchacha20poly1305_init_pull(&state, header, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            crypto_secretstream_xchacha20poly1305_init_pull(
+                &state,
+                header,
+                key.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            )
         }
         precondition(rc == 0, "crypto_secretstream_xchacha20poly1305_init_pull failed")
     }
@@ -70,9 +89,16 @@ final class SecretStreamDecryptor {
         plaintext = [UInt8](repeating: 0, count: ciphertext.count - SecretStreamEncryptor.abytes)
         var tag: UInt8 = 0
         let rc = plaintext.withUnsafeMutableBufferPointer { out in
-            crypto_secretstream_xchacha20poly1305_pull(&state, out.baseAddress, nil, &tag,
-                                                       ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                                       UInt64(ciphertext.count), nil, 0)
+            crypto_secretstream_xchacha20poly1305_pull(
+                &state,
+                out.baseAddress,
+                nil,
+                &tag,
+                ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                UInt64(ciphertext.count),
+                nil,
+                0
+            )
         }
         guard rc == 0 else { return nil }
         return tag == UInt8(crypto_secretstream_xchacha20poly1305_tag_final())

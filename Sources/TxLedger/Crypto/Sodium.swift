@@ -53,15 +53,29 @@ enum Sodium {
         return out
     }
 
-    private static func hash(_ input: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?, into out: UnsafeMutableRawBufferPointer) {
+    private static func hash(
+        _ input: UnsafeRawBufferPointer,
+        key: UnsafeRawBufferPointer?,
+        into out: UnsafeMutableRawBufferPointer
+    ) {
         ensureInitialized()
-        precondition(out.count >= Int(crypto_generichash_bytes_min()) && out.count <= Int(crypto_generichash_bytes_max()))
+        precondition(
+            out.count >= Int(crypto_generichash_bytes_min()) && out.count <= Int(crypto_generichash_bytes_max())
+        )
         if let key {
-            precondition(key.count >= Int(crypto_generichash_keybytes_min()) && key.count <= Int(crypto_generichash_keybytes_max()))
+            precondition(
+                key.count >= Int(crypto_generichash_keybytes_min())
+                    && key.count <= Int(crypto_generichash_keybytes_max())
+            )
         }
-        let rc = crypto_generichash(out.baseAddress!.assumingMemoryBound(to: UInt8.self), out.count,
-                                    input.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(input.count),
-                                    key?.baseAddress?.assumingMemoryBound(to: UInt8.self), key?.count ?? 0)
+        let rc = crypto_generichash(
+            out.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            out.count,
+            input.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            UInt64(input.count),
+            key?.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            key?.count ?? 0
+        )
         precondition(rc == 0, "crypto_generichash failed with valid sizes")
     }
 
@@ -75,8 +89,13 @@ enum Sodium {
             let rc = context.withUnsafeBufferPointer { context in
                 master.withUnsafeBytes { master in
                     context.withMemoryRebound(to: CChar.self) { context in
-                        crypto_kdf_derive_from_key(out.baseAddress!.assumingMemoryBound(to: UInt8.self), out.count, id,
-                                                   context.baseAddress!, master.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                        crypto_kdf_derive_from_key(
+                            out.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                            out.count,
+                            id,
+                            context.baseAddress!,
+                            master.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        )
                     }
                 }
             }
@@ -86,17 +105,29 @@ enum Sodium {
 
     /// Argon2id (`crypto_pwhash` with `crypto_pwhash_ALG_ARGON2ID13`): a `length`-byte key from
     /// a passphrase and a salt. `nil` if the system cannot give it `memoryLimit` bytes.
-    static func passwordHash(_ passphrase: SecretBytes, salt: [UInt8], operations: UInt64, memoryLimit: Int,
-                             length: Int) -> SecretBytes? {
+    static func passwordHash(
+        _ passphrase: SecretBytes,
+        salt: [UInt8],
+        operations: UInt64,
+        memoryLimit: Int,
+        length: Int
+    ) -> SecretBytes? {
         ensureInitialized()
         precondition(salt.count == Int(crypto_pwhash_saltbytes()))
         var failed = false
         let key = SecretBytes(count: length) { out in
             let rc = passphrase.withUnsafeBytes { passphrase in
                 salt.withUnsafeBufferPointer { salt in
-                    crypto_pwhash(out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(out.count),
-                                  passphrase.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(passphrase.count),
-                                  salt.baseAddress!, operations, memoryLimit, crypto_pwhash_alg_argon2id13())
+                    crypto_pwhash(
+                        out.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                        UInt64(out.count),
+                        passphrase.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        UInt64(passphrase.count),
+                        salt.baseAddress!,
+                        operations,
+                        memoryLimit,
+                        crypto_pwhash_alg_argon2id13()
+                    )
                 }
             }
             failed = rc != 0

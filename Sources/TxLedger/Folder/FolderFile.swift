@@ -10,8 +10,15 @@ struct FolderFile: Equatable, Sendable {
     let written: Bool
 
     init(name: String, size: Int, changes: ChangeSetHeader, written: Bool) {
-        self.init(name: name, size: size, vault: changes.vaultId, origin: changes.origin, since: changes.since,
-                  through: changes.through, written: written)
+        self.init(
+            name: name,
+            size: size,
+            vault: changes.vaultId,
+            origin: changes.origin,
+            since: changes.since,
+            through: changes.through,
+            written: written
+        )
     }
 
     init(name: String, size: Int, vault: String, origin: ReplicaID, since: Int64, through: Int64, written: Bool) {

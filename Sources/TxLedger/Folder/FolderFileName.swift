@@ -29,7 +29,8 @@ enum FolderFileName {
         if isBundle(name) { return .bundle }
         if name.hasPrefix("." + prefix) && name.hasSuffix(".icloud") { return .placeholder }
         if name.hasPrefix(prefix) && name.utf8.count > prefix.utf8.count + randomDigits
-            && isHex(name.utf8.dropFirst(prefix.utf8.count).prefix(randomDigits)) {
+            && isHex(name.utf8.dropFirst(prefix.utf8.count).prefix(randomDigits))
+        {
             return .conflictCopy
         }
         return .other
@@ -37,11 +38,16 @@ enum FolderFileName {
 
     private static func isBundle(_ name: String) -> Bool {
         let utf8 = name.utf8
-        return utf8.count == prefix.utf8.count + randomDigits + suffix.utf8.count && name.hasPrefix(prefix) && name.hasSuffix(suffix)
+        return utf8.count == prefix.utf8.count + randomDigits + suffix.utf8.count && name.hasPrefix(prefix)
+            && name.hasSuffix(suffix)
             && isHex(utf8.dropFirst(prefix.utf8.count).prefix(randomDigits))
     }
 
     private static func isHex(_ digits: some Collection<UInt8>) -> Bool {
-        digits.count == randomDigits && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        digits.count == randomDigits
+            && digits.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 }

@@ -30,11 +30,13 @@ struct FolderSync {
     /// The sync, given the folder's names and sizes as listed: a file may vanish after it.
     mutating func run(listing: [String: Int]) async throws -> FolderSyncReport {
         let folder = folder
-        known = Dictionary(uniqueKeysWithValues: try await ledger.read { try $0.folderFiles(folder) }.map { ($0.name, $0) })
+        known = Dictionary(
+            uniqueKeysWithValues: try await ledger.read { try $0.folderFiles(folder) }.map { ($0.name, $0) }
+        )
         let gone = known.keys.filter { listing[$0] == nil }
         if !gone.isEmpty {
             try await ledger.write { store, _ in try store.forgetFolderFiles(folder, names: gone) }
-            gone.forEach { known[$0] = nil }
+            for name in gone { known[name] = nil }
         }
         let before = ledger.replicaID
         for (name, size) in listing.sorted(by: { $0.key < $1.key }) {
@@ -65,7 +67,8 @@ struct FolderSync {
         var listing: [String: Int] = [:]
         for name in names {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name),
-                  attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
             listing[name] = (attributes[.size] as? Int) ?? 0
         }
         return listing
@@ -89,9 +92,14 @@ struct FolderSync {
             }
             let vaults = vaults
             do {
-                guard let imported = try await ledger.importBundle(at: folder + "/" + name, secret: secret,
-                                                                   admitting: { vaults?.contains($0.vaultId) ?? true }),
-                      let changes = imported.info.changes else { return }
+                guard
+                    let imported = try await ledger.importBundle(
+                        at: folder + "/" + name,
+                        secret: secret,
+                        admitting: { vaults?.contains($0.vaultId) ?? true }
+                    ),
+                    let changes = imported.info.changes
+                else { return }
                 let file = FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false)
                 let folder = folder
                 try await ledger.write { store, _ in try store.rememberFolderFile(folder, file) }
@@ -110,8 +118,10 @@ struct FolderSync {
     /// remembered.
     private static func reason(_ error: BundleError) -> String {
         switch error {
-        case .wrongSecret, .secretKindMismatch: "written with another key or passphrase (another user sharing the folder?)"
-        case .truncated, .payloadTampered, .trailingData, .headerTampered: "damaged or cut short (an upload in progress?)"
+        case .wrongSecret, .secretKindMismatch:
+            "written with another key or passphrase (another user sharing the folder?)"
+        case .truncated, .payloadTampered, .trailingData, .headerTampered:
+            "damaged or cut short (an upload in progress?)"
         case .unsupportedVersion: "written by a newer TxLedger in a format this version cannot read: update TxLedger"
         case .notABundle: "not a TxLedger bundle"
         case .malformedContent: "authentic, but its content is invalid"
@@ -133,7 +143,9 @@ struct FolderSync {
     /// ones, and those another process or a copy of this file wrote, read here) is removed.
     private mutating func write(_ vault: String) async throws {
         let me = ledger.replicaID
-        var mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted { $0.through < $1.through }
+        var mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted {
+            $0.through < $1.through
+        }
         if let last = mine.last, mine.contains(where: \.isFull) {
             if try await changed(vault, after: last.through) {
                 mine.append(try await export(vault, since: last.through))
@@ -160,7 +172,12 @@ struct FolderSync {
     /// Writes a new file of `vault`'s changes after `since` and remembers it.
     private mutating func export(_ vault: String, since: Int64) async throws -> FolderFile {
         let name = FolderFileName.random()
-        let info = try await ledger.exportBundle(vault: vault, to: folder + "/" + name, secret: secret, passphraseCost: .moderate) { _ in since }
+        let info = try await ledger.exportBundle(
+            vault: vault,
+            to: folder + "/" + name,
+            secret: secret,
+            passphraseCost: .moderate
+        ) { _ in since }
         guard let changes = info.changes else { preconditionFailure("an export knows its change set") }
         let file = FolderFile(name: name, size: info.byteCount, changes: changes, written: true)
         let folder = folder

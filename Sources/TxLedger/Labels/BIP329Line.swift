@@ -14,15 +14,23 @@ struct BIP329Line: Decodable, Equatable {
     static func lines(of data: Data) throws -> [BIP329Line] {
         var lines: [BIP329Line] = []
         for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) else { continue }
+            guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") })
+            else { continue }
             let decoded: BIP329Line
             do {
                 decoded = try JSONDecoder().decode(BIP329Line.self, from: Data(line))
             } catch {
-                throw LedgerError.invalidInput(field: "labels", reason: "line \(index + 1) is not a BIP-329 label (a JSON object with a string type and ref)")
+                throw LedgerError.invalidInput(
+                    field: "labels",
+                    reason: "line \(index + 1) is not a BIP-329 label (a JSON object with a string type and ref)"
+                )
             }
             // An empty label labels nothing.
-            let parsed = BIP329Line(type: decoded.type, ref: decoded.ref, label: decoded.label?.isEmpty == false ? decoded.label : nil)
+            let parsed = BIP329Line(
+                type: decoded.type,
+                ref: decoded.ref,
+                label: decoded.label?.isEmpty == false ? decoded.label : nil
+            )
             if parsed.type == "tx", let label = parsed.label {
                 do {
                     _ = try TextField.note.validate(label, field: "label")

@@ -14,22 +14,106 @@ extension Chain {
         evmChain("scroll", 534352, "Scroll", "https://scrollscan.com/tx/", "ETH"),
         evmChain("mantle", 5000, "Mantle", "https://mantlescan.xyz/tx/", "MNT"),
         evmChain("cronos", 25, "Cronos", "https://cronoscan.com/tx/", "CRO"),
-        evmChain("sepolia", 11155111, "Sepolia", "https://sepolia.etherscan.io/tx/", "ETH"),
-        Chain(id: "bitcoin", family: .utxo, displayName: "Bitcoin", explorer: "https://mempool.space/tx/", nativeAsset: "BTC"),
-        Chain(id: "litecoin", family: .utxo, displayName: "Litecoin", explorer: "https://litecoinspace.org/tx/", nativeAsset: "LTC"),
-        Chain(id: "dogecoin", family: .utxo, displayName: "Dogecoin", explorer: "https://blockchair.com/dogecoin/transaction/", nativeAsset: "DOGE"),
-        Chain(id: "bitcoin-cash", family: .utxo, displayName: "Bitcoin Cash", explorer: "https://blockchair.com/bitcoin-cash/transaction/", nativeAsset: "BCH"),
-        Chain(id: "dash", family: .utxo, displayName: "Dash", explorer: "https://blockchair.com/dash/transaction/", nativeAsset: "DASH"),
-        Chain(id: "zcash", family: .utxo, displayName: "Zcash", explorer: "https://blockchair.com/zcash/transaction/", nativeAsset: "ZEC"),
-        Chain(id: "solana", family: .solana, displayName: "Solana", explorer: "https://solscan.io/tx/", nativeAsset: "SOL"),
-        Chain(id: "thorchain", family: .cosmos, displayName: "THORChain", explorer: "https://runescan.io/tx/", nativeAsset: "RUNE"),
-        Chain(id: "mayachain", family: .cosmos, displayName: "MayaChain", explorer: "https://www.explorer.mayachain.info/tx/", nativeAsset: "CACAO"),
-        Chain(id: "cosmos", family: .cosmos, displayName: "Cosmos Hub", explorer: "https://www.mintscan.io/cosmos/tx/", nativeAsset: "ATOM"),
-        Chain(id: "osmosis", family: .cosmos, displayName: "Osmosis", explorer: "https://www.mintscan.io/osmosis/tx/", nativeAsset: "OSMO"),
-        Chain(id: "kujira", family: .cosmos, displayName: "Kujira", explorer: "https://www.mintscan.io/kujira/tx/", nativeAsset: "KUJI"),
-        Chain(id: "dydx", family: .cosmos, displayName: "dYdX Chain", explorer: "https://www.mintscan.io/dydx/tx/", nativeAsset: "DYDX"),
+        evmChain("sepolia", 11_155_111, "Sepolia", "https://sepolia.etherscan.io/tx/", "ETH"),
+        Chain(
+            id: "bitcoin",
+            family: .utxo,
+            displayName: "Bitcoin",
+            explorer: "https://mempool.space/tx/",
+            nativeAsset: "BTC"
+        ),
+        Chain(
+            id: "litecoin",
+            family: .utxo,
+            displayName: "Litecoin",
+            explorer: "https://litecoinspace.org/tx/",
+            nativeAsset: "LTC"
+        ),
+        Chain(
+            id: "dogecoin",
+            family: .utxo,
+            displayName: "Dogecoin",
+            explorer: "https://blockchair.com/dogecoin/transaction/",
+            nativeAsset: "DOGE"
+        ),
+        Chain(
+            id: "bitcoin-cash",
+            family: .utxo,
+            displayName: "Bitcoin Cash",
+            explorer: "https://blockchair.com/bitcoin-cash/transaction/",
+            nativeAsset: "BCH"
+        ),
+        Chain(
+            id: "dash",
+            family: .utxo,
+            displayName: "Dash",
+            explorer: "https://blockchair.com/dash/transaction/",
+            nativeAsset: "DASH"
+        ),
+        Chain(
+            id: "zcash",
+            family: .utxo,
+            displayName: "Zcash",
+            explorer: "https://blockchair.com/zcash/transaction/",
+            nativeAsset: "ZEC"
+        ),
+        Chain(
+            id: "solana",
+            family: .solana,
+            displayName: "Solana",
+            explorer: "https://solscan.io/tx/",
+            nativeAsset: "SOL"
+        ),
+        Chain(
+            id: "thorchain",
+            family: .cosmos,
+            displayName: "THORChain",
+            explorer: "https://runescan.io/tx/",
+            nativeAsset: "RUNE"
+        ),
+        Chain(
+            id: "mayachain",
+            family: .cosmos,
+            displayName: "MayaChain",
+            explorer: "https://www.explorer.mayachain.info/tx/",
+            nativeAsset: "CACAO"
+        ),
+        Chain(
+            id: "cosmos",
+            family: .cosmos,
+            displayName: "Cosmos Hub",
+            explorer: "https://www.mintscan.io/cosmos/tx/",
+            nativeAsset: "ATOM"
+        ),
+        Chain(
+            id: "osmosis",
+            family: .cosmos,
+            displayName: "Osmosis",
+            explorer: "https://www.mintscan.io/osmosis/tx/",
+            nativeAsset: "OSMO"
+        ),
+        Chain(
+            id: "kujira",
+            family: .cosmos,
+            displayName: "Kujira",
+            explorer: "https://www.mintscan.io/kujira/tx/",
+            nativeAsset: "KUJI"
+        ),
+        Chain(
+            id: "dydx",
+            family: .cosmos,
+            displayName: "dYdX Chain",
+            explorer: "https://www.mintscan.io/dydx/tx/",
+            nativeAsset: "DYDX"
+        ),
         Chain(id: "noble", family: .cosmos, displayName: "Noble", explorer: "https://www.mintscan.io/noble/tx/"),
-        Chain(id: "terra", family: .cosmos, displayName: "Terra", explorer: "https://www.mintscan.io/terra/tx/", nativeAsset: "LUNA"),
+        Chain(
+            id: "terra",
+            family: .cosmos,
+            displayName: "Terra",
+            explorer: "https://www.mintscan.io/terra/tx/",
+            nativeAsset: "LUNA"
+        ),
     ]
 
     /// Shorter spellings accepted by `Chain(parsing:)`.
@@ -47,9 +131,23 @@ extension Chain {
     }()
 
     static let byEVMChainID: [UInt64: Chain] = Dictionary(
-        uniqueKeysWithValues: wellKnown.compactMap { chain in chain.evmChainID.map { ($0, chain) } })
+        uniqueKeysWithValues: wellKnown.compactMap { chain in chain.evmChainID.map { ($0, chain) } }
+    )
 
-    private static func evmChain(_ id: String, _ chainID: UInt64, _ name: String, _ explorer: String, _ nativeAsset: String) -> Chain {
-        Chain(id: id, family: .evm, evmChainID: chainID, displayName: name, explorer: explorer, nativeAsset: nativeAsset)
+    private static func evmChain(
+        _ id: String,
+        _ chainID: UInt64,
+        _ name: String,
+        _ explorer: String,
+        _ nativeAsset: String
+    ) -> Chain {
+        Chain(
+            id: id,
+            family: .evm,
+            evmChainID: chainID,
+            displayName: name,
+            explorer: explorer,
+            nativeAsset: nativeAsset
+        )
     }
 }

@@ -34,7 +34,14 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// currency of the tax tools' CSVs (queries.md).
     public let nativeAsset: String?
 
-    init(id: String, family: Family, evmChainID: UInt64? = nil, displayName: String, explorer: String?, nativeAsset: String? = nil) {
+    init(
+        id: String,
+        family: Family,
+        evmChainID: UInt64? = nil,
+        displayName: String,
+        explorer: String?,
+        nativeAsset: String? = nil
+    ) {
         self.id = id
         self.family = family
         self.evmChainID = evmChainID
@@ -63,7 +70,9 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         } else {
             throw LedgerError.invalidInput(
                 field: "chain",
-                reason: "unknown chain '\(text.prefix(40))'; use a known name (ethereum, bitcoin, solana, ...), eip155:<id> for an EVM chain, or custom:<name>")
+                reason:
+                    "unknown chain '\(text.prefix(40))'; use a known name (ethereum, bitcoin, solana, ...), eip155:<id> for an EVM chain, or custom:<name>"
+            )
         }
     }
 
@@ -71,8 +80,13 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// `eip155:<id>` with the generic Blockscan explorer.
     public static func evm(chainID: UInt64) -> Chain {
         if let known = byEVMChainID[chainID] { return known }
-        return Chain(id: "eip155:\(chainID)", family: .evm, evmChainID: chainID,
-                     displayName: "EVM chain \(chainID)", explorer: "https://blockscan.com/tx/")
+        return Chain(
+            id: "eip155:\(chainID)",
+            family: .evm,
+            evmChainID: chainID,
+            displayName: "EVM chain \(chainID)",
+            explorer: "https://blockscan.com/tx/"
+        )
     }
 
     private static func evm(decimal: String, original: String) throws -> Chain {
@@ -83,14 +97,19 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func syntaxError(_ text: String) -> LedgerError {
-        .invalidInput(field: "chain", reason: "'\(text.prefix(40))' is not a chain identifier (eip155:<decimal id>, 0x<hex id> or custom:<name of letters, digits, . _ ->)")
+        .invalidInput(
+            field: "chain",
+            reason:
+                "'\(text.prefix(40))' is not a chain identifier (eip155:<decimal id>, 0x<hex id> or custom:<name of letters, digits, . _ ->)"
+        )
     }
 
     private static func isValidCustomName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
-        }
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                    || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+            }
     }
 
     /// The explorer page of a transaction on this chain, if this chain has a known explorer.
@@ -103,7 +122,10 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// upper-case hex, Solana base58 unchanged, custom chains unchanged.
     public func normalizedTxHash(_ hash: String) throws -> String {
         func fail(_ expected: String) -> LedgerError {
-            .invalidInput(field: "hash", reason: "'\(hash.prefix(100))' is not a \(displayName) transaction hash (expected \(expected))")
+            .invalidInput(
+                field: "hash",
+                reason: "'\(hash.prefix(100))' is not a \(displayName) transaction hash (expected \(expected))"
+            )
         }
         switch family {
         case .evm:
@@ -131,9 +153,10 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func isHex(_ s: String, count: Int) -> Bool {
-        s.utf8.count == count && s.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
-        }
+        s.utf8.count == count
+            && s.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+            }
     }
 
     private static func isBase58(_ b: UInt8) -> Bool {
@@ -154,12 +177,18 @@ extension Chain {
         if family == .evm {
             let digits = address.hasPrefix("0x") ? address.dropFirst(2) : ""
             guard digits.utf8.count == 40, digits.allSatisfy(\.isHexDigit) else {
-                throw LedgerError.invalidInput(field: field, reason: "'\(address.prefix(60))' is not an EVM address (0x and 40 hex digits)")
+                throw LedgerError.invalidInput(
+                    field: field,
+                    reason: "'\(address.prefix(60))' is not an EVM address (0x and 40 hex digits)"
+                )
             }
             return address
         }
         guard (1...256).contains(address.utf8.count), address.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw LedgerError.invalidInput(field: field, reason: "'\(address.prefix(60))' is not an address (1 to 256 printable characters without spaces)")
+            throw LedgerError.invalidInput(
+                field: field,
+                reason: "'\(address.prefix(60))' is not an address (1 to 256 printable characters without spaces)"
+            )
         }
         return address
     }

@@ -35,11 +35,19 @@ public struct CivilTime: Hashable, Sendable {
 
     /// The instant this date and time name in UTC, in milliseconds since 1970, or `nil` if a
     /// field is out of its range (February 30th, hour 24...).
-    static func millis(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
-                       millisecond: Int = 0) -> Int64? {
+    static func millis(
+        year: Int,
+        month: Int,
+        day: Int,
+        hour: Int = 0,
+        minute: Int = 0,
+        second: Int = 0,
+        millisecond: Int = 0
+    ) -> Int64? {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
-              (0...999).contains(millisecond) else { return nil }
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
+            (0...999).contains(millisecond)
+        else { return nil }
         let days = Self.days(fromCivil: year, month, day)
         return ((days * 24 + Int64(hour)) * 60 + Int64(minute)) * 60_000 + Int64(second) * 1000 + Int64(millisecond)
     }
@@ -75,9 +83,9 @@ public struct CivilTime: Hashable, Sendable {
     }
 }
 
-private extension Int64 {
+extension Int64 {
     /// Quotient rounded toward minus infinity, and a remainder that is never negative.
-    func floorDivided(by divisor: Int64) -> (Int64, Int64) {
+    fileprivate func floorDivided(by divisor: Int64) -> (Int64, Int64) {
         let remainder = self % divisor
         return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
     }

@@ -18,7 +18,8 @@ public struct DecimalAmount: Hashable, Sendable, CustomStringConvertible {
         guard Self.isValid(string) else {
             throw LedgerError.invalidInput(
                 field: field,
-                reason: "'\(string.prefix(40))' is not a decimal amount (digits with an optional fraction, e.g. 12.5)")
+                reason: "'\(string.prefix(40))' is not a decimal amount (digits with an optional fraction, e.g. 12.5)"
+            )
         }
         self.string = string
     }
@@ -47,7 +48,10 @@ public struct DecimalAmount: Hashable, Sendable, CustomStringConvertible {
     /// token with `decimals` decimals: `("1500000", 6)` is `1.500000`.
     public init(baseUnits: String, decimals: Int, field: String = "amount") throws {
         guard !baseUnits.isEmpty, baseUnits.utf8.allSatisfy(Self.isDigit), (0...255).contains(decimals) else {
-            throw LedgerError.invalidInput(field: field, reason: "'\(baseUnits.prefix(40))' is not a base-unit integer with 0...255 decimals")
+            throw LedgerError.invalidInput(
+                field: field,
+                reason: "'\(baseUnits.prefix(40))' is not a base-unit integer with 0...255 decimals"
+            )
         }
         let padded = String(repeating: "0", count: max(0, decimals + 1 - baseUnits.count)) + baseUnits
         let split = padded.index(padded.endIndex, offsetBy: -decimals)

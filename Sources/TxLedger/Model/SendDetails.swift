@@ -8,8 +8,14 @@ public struct SendDetails: Hashable, Sendable {
     public let memo: String?
 
     /// `toAddress` is validated against the record's chain by `TransactionFacts`.
-    public init(toAddress: String, amount: DecimalAmount, token: Token, tokenLogo: String? = nil,
-                feeEstimate: DecimalAmount? = nil, memo: String? = nil) throws {
+    public init(
+        toAddress: String,
+        amount: DecimalAmount,
+        token: Token,
+        tokenLogo: String? = nil,
+        feeEstimate: DecimalAmount? = nil,
+        memo: String? = nil
+    ) throws {
         self.toAddress = toAddress
         self.amount = amount
         self.token = token

@@ -17,10 +17,19 @@ public struct SwapDetails: Hashable, Sendable {
     /// The route as the provider describes it, e.g. `ETH -> USDC via Uniswap v3`.
     public let route: String?
 
-    public init(fromToken: Token, fromAmount: DecimalAmount, fromChain: Chain, fromTokenLogo: String? = nil,
-                toToken: Token, toAmount: DecimalAmount, minimumPayout: DecimalAmount? = nil,
-                toChain: Chain? = nil, toTokenLogo: String? = nil, provider: SwapProvider,
-                route: String? = nil) throws {
+    public init(
+        fromToken: Token,
+        fromAmount: DecimalAmount,
+        fromChain: Chain,
+        fromTokenLogo: String? = nil,
+        toToken: Token,
+        toAmount: DecimalAmount,
+        minimumPayout: DecimalAmount? = nil,
+        toChain: Chain? = nil,
+        toTokenLogo: String? = nil,
+        provider: SwapProvider,
+        route: String? = nil
+    ) throws {
         self.fromToken = fromToken
         self.fromAmount = fromAmount
         self.fromChain = fromChain

@@ -16,15 +16,19 @@ enum TextField {
     /// Returns `value` if it fits; throws `LedgerError.invalidInput` naming `field` otherwise.
     @discardableResult
     func validate(_ value: String, field: String) throws -> String {
-        let (limit, allowsNewlines): (Int, Bool) = switch self {
-        case let .line(max): (max, false)
-        case let .text(max): (max, true)
-        }
+        let (limit, allowsNewlines): (Int, Bool) =
+            switch self {
+            case let .line(max): (max, false)
+            case let .text(max): (max, true)
+            }
         guard !value.isEmpty else {
             throw LedgerError.invalidInput(field: field, reason: "must not be empty (omit it instead)")
         }
         guard value.utf8.count <= limit else {
-            throw LedgerError.invalidInput(field: field, reason: "is \(value.utf8.count) bytes long; the limit is \(limit)")
+            throw LedgerError.invalidInput(
+                field: field,
+                reason: "is \(value.utf8.count) bytes long; the limit is \(limit)"
+            )
         }
         let badScalar = value.unicodeScalars.first { scalar in
             let isControl = scalar.value < 0x20 || scalar.value == 0x7F
@@ -32,7 +36,10 @@ enum TextField {
             return isControl && !isAllowedWhitespace
         }
         if let badScalar {
-            throw LedgerError.invalidInput(field: field, reason: "contains the control character U+\(String(badScalar.value, radix: 16, uppercase: true))")
+            throw LedgerError.invalidInput(
+                field: field,
+                reason: "contains the control character U+\(String(badScalar.value, radix: 16, uppercase: true))"
+            )
         }
         return value
     }

@@ -17,7 +17,11 @@ extension Token: Codable {
     /// Decodes a token that errors name `field`.
     init(from decoder: Decoder, field: String) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(symbol: try c.decode(String.self, forKey: .symbol), contract: try c.decodeIfPresent(String.self, forKey: .contract),
-                      decimals: try c.decodeIfPresent(Int.self, forKey: .decimals), field: field)
+        try self.init(
+            symbol: try c.decode(String.self, forKey: .symbol),
+            contract: try c.decodeIfPresent(String.self, forKey: .contract),
+            decimals: try c.decodeIfPresent(Int.self, forKey: .decimals),
+            field: field
+        )
     }
 }

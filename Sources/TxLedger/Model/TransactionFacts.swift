@@ -39,9 +39,19 @@ public struct TransactionFacts: Hashable, Sendable {
     ///   - nonce: EVM sends and swaps only; at most 2^63 - 1.
     ///   - method: required for signatures.
     /// - Throws: `LedgerError.invalidInput` naming the first field that is not acceptable.
-    public init(vaultId: String, chain: Chain, timestamp: Date, txHash: String?,
-                explorerUrl: String? = nil, fiatValue: DecimalAmount? = nil, fromAddress: String? = nil,
-                nonce: UInt64? = nil, app: AppMetadata? = nil, method: String? = nil, details: TransactionDetails) throws {
+    public init(
+        vaultId: String,
+        chain: Chain,
+        timestamp: Date,
+        txHash: String?,
+        explorerUrl: String? = nil,
+        fiatValue: DecimalAmount? = nil,
+        fromAddress: String? = nil,
+        nonce: UInt64? = nil,
+        app: AppMetadata? = nil,
+        method: String? = nil,
+        details: TransactionDetails
+    ) throws {
         self.vaultId = try TextField.identifier.validate(vaultId, field: "vault")
         self.chain = chain
         self.timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
@@ -64,20 +74,31 @@ public struct TransactionFacts: Hashable, Sendable {
                 throw LedgerError.invalidInput(field: "hash", reason: "a signature record has no transaction hash")
             }
             guard let method else {
-                throw LedgerError.invalidInput(field: "method", reason: "a signature record needs its signing method, e.g. personal_sign")
+                throw LedgerError.invalidInput(
+                    field: "method",
+                    reason: "a signature record needs its signing method, e.g. personal_sign"
+                )
             }
             self.txHash = nil
-            self.id = TransactionID.derive("txledger.sig.v1", [
-                self.vaultId, chain.id, method, self.fromAddress ?? "", signature.message, signature.signature ?? "",
-            ])
+            self.id = TransactionID.derive(
+                "txledger.sig.v1",
+                [
+                    self.vaultId, chain.id, method, self.fromAddress ?? "", signature.message,
+                    signature.signature ?? "",
+                ]
+            )
         } else {
             guard let txHash else {
-                throw LedgerError.invalidInput(field: "hash", reason: "a \(details.kind.rawValue) record needs its transaction hash")
+                throw LedgerError.invalidInput(
+                    field: "hash",
+                    reason: "a \(details.kind.rawValue) record needs its transaction hash"
+                )
             }
             self.txHash = try chain.normalizedTxHash(txHash)
             self.id = try TransactionID.forTransaction(vault: self.vaultId, chain: chain, hash: txHash)
         }
-        self.explorerUrl = try TextField.url.validate(explorerUrl, field: "explorerUrl")
+        self.explorerUrl =
+            try TextField.url.validate(explorerUrl, field: "explorerUrl")
             ?? self.txHash.flatMap(chain.explorerURL(txHash:))
     }
 

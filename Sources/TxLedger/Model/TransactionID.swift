@@ -25,7 +25,10 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
     /// - Throws: `LedgerError.invalidInput` for a vault id that is not one, or a hash that is
     ///   not one of the chain's.
     public static func forTransaction(vault: String, chain: Chain, hash: String) throws -> TransactionID {
-        derive("txledger.tx.v1", [try TextField.identifier.validate(vault, field: "vault"), chain.id, try chain.normalizedTxHash(hash)])
+        derive(
+            "txledger.tx.v1",
+            [try TextField.identifier.validate(vault, field: "vault"), chain.id, try chain.normalizedTxHash(hash)]
+        )
     }
 
     static func derive(_ domain: String, _ parts: [String]) -> TransactionID {

@@ -6,7 +6,8 @@ import Foundation
 /// exactly as the Swift initializers do; an `id`, if present, must be the derived one.
 extension TransactionRecord: Codable {
     enum Key: String, CodingKey {
-        case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, nonce, app, method
+        case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, nonce, app,
+            method
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
@@ -70,11 +71,18 @@ extension TransactionRecord: Codable {
             return value
         }
         func string(_ key: Key) throws -> String? { try c.decodeIfPresent(String.self, forKey: key) }
-        func amount(_ key: Key) throws -> DecimalAmount? { try string(key).map { try DecimalAmount($0, field: key.rawValue) } }
-        func date(_ key: Key) throws -> Date? { try string(key).map { try ISO8601.date(from: $0, field: key.rawValue) } }
+        func amount(_ key: Key) throws -> DecimalAmount? {
+            try string(key).map { try DecimalAmount($0, field: key.rawValue) }
+        }
+        func date(_ key: Key) throws -> Date? {
+            try string(key).map { try ISO8601.date(from: $0, field: key.rawValue) }
+        }
         func token(_ key: Key) throws -> Token {
             guard try c.contains(key) && !c.decodeNil(forKey: key) else {
-                throw LedgerError.invalidInput(field: key.rawValue, reason: "is required (an object with symbol, contract, decimals)")
+                throw LedgerError.invalidInput(
+                    field: key.rawValue,
+                    reason: "is required (an object with symbol, contract, decimals)"
+                )
             }
             return try Token(from: try c.superDecoder(forKey: key), field: key.rawValue)
         }
@@ -89,42 +97,78 @@ extension TransactionRecord: Codable {
 
         let chain = try Chain(parsing: try required(.chain))
         let kind = try TransactionKind(rawValue: try required(.kind)).orThrow(
-            .invalidInput(field: "kind", reason: "must be send, swap or signature"))
+            .invalidInput(field: "kind", reason: "must be send, swap or signature")
+        )
         let details: TransactionDetails
         switch kind {
         case .send:
-            details = .send(try SendDetails(
-                toAddress: try required(.toAddress), amount: try DecimalAmount(try required(.amount), field: "amount"),
-                token: try token(.token), tokenLogo: try string(.tokenLogo), feeEstimate: try amount(.feeEstimate),
-                memo: try string(.memo)))
+            details = .send(
+                try SendDetails(
+                    toAddress: try required(.toAddress),
+                    amount: try DecimalAmount(try required(.amount), field: "amount"),
+                    token: try token(.token),
+                    tokenLogo: try string(.tokenLogo),
+                    feeEstimate: try amount(.feeEstimate),
+                    memo: try string(.memo)
+                )
+            )
         case .swap:
-            details = .swap(try SwapDetails(
-                fromToken: try token(.fromToken), fromAmount: try DecimalAmount(try required(.fromAmount), field: "fromAmount"),
-                fromChain: try string(.fromChain).map(Chain.init(parsing:)) ?? chain, fromTokenLogo: try string(.fromTokenLogo),
-                toToken: try token(.toToken), toAmount: try DecimalAmount(try required(.toAmount), field: "toAmount"),
-                minimumPayout: try amount(.minimumPayout), toChain: try string(.toChain).map(Chain.init(parsing:)),
-                toTokenLogo: try string(.toTokenLogo), provider: try SwapProvider(try required(.provider)),
-                route: try string(.route)))
+            details = .swap(
+                try SwapDetails(
+                    fromToken: try token(.fromToken),
+                    fromAmount: try DecimalAmount(try required(.fromAmount), field: "fromAmount"),
+                    fromChain: try string(.fromChain).map(Chain.init(parsing:)) ?? chain,
+                    fromTokenLogo: try string(.fromTokenLogo),
+                    toToken: try token(.toToken),
+                    toAmount: try DecimalAmount(try required(.toAmount), field: "toAmount"),
+                    minimumPayout: try amount(.minimumPayout),
+                    toChain: try string(.toChain).map(Chain.init(parsing:)),
+                    toTokenLogo: try string(.toTokenLogo),
+                    provider: try SwapProvider(try required(.provider)),
+                    route: try string(.route)
+                )
+            )
         case .signature:
-            details = .signature(try SignatureDetails(message: try required(.message), signature: try string(.signature)))
+            details = .signature(
+                try SignatureDetails(message: try required(.message), signature: try string(.signature))
+            )
         }
         let facts = try TransactionFacts(
-            vaultId: try required(.vaultId), chain: chain, timestamp: try date(.timestamp).orThrow(
-                .invalidInput(field: "timestamp", reason: "is required")),
-            txHash: try string(.txHash), explorerUrl: try string(.explorerUrl), fiatValue: try amount(.fiatValue),
-            fromAddress: try string(.fromAddress), nonce: try nonce(),
-            app: try c.decodeIfPresent(AppJSON.self, forKey: .app).flatMap { try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme) },
-            method: try string(.method), details: details)
+            vaultId: try required(.vaultId),
+            chain: chain,
+            timestamp: try date(.timestamp).orThrow(
+                .invalidInput(field: "timestamp", reason: "is required")
+            ),
+            txHash: try string(.txHash),
+            explorerUrl: try string(.explorerUrl),
+            fiatValue: try amount(.fiatValue),
+            fromAddress: try string(.fromAddress),
+            nonce: try nonce(),
+            app: try c.decodeIfPresent(AppJSON.self, forKey: .app).flatMap {
+                try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme)
+            },
+            method: try string(.method),
+            details: details
+        )
         if let id = try string(.id), TransactionID(id) != facts.id {
-            throw LedgerError.invalidInput(field: "id", reason: "'\(id.prefix(40))' is not the id of this transaction (\(facts.id)); omit it to have it derived")
+            throw LedgerError.invalidInput(
+                field: "id",
+                reason: "'\(id.prefix(40))' is not the id of this transaction (\(facts.id)); omit it to have it derived"
+            )
         }
         let status = try string(.status).map(TransactionStatus.init(parsing:)) ?? .broadcasted
         try self.init(
             facts: facts,
-            status: StatusUpdate(status, confirmedAt: try date(.confirmedAt), failureReason: try string(.failureReason)),
-            lastCheckedAt: try date(.lastCheckedAt), note: try string(.note),
+            status: StatusUpdate(
+                status,
+                confirmedAt: try date(.confirmedAt),
+                failureReason: try string(.failureReason)
+            ),
+            lastCheckedAt: try date(.lastCheckedAt),
+            note: try string(.note),
             labels: try c.decodeIfPresent([String].self, forKey: .labels) ?? [],
-            hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false)
+            hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false
+        )
     }
 }
 
@@ -140,8 +184,8 @@ private struct AppJSON: Codable {
     }
 }
 
-private extension Optional {
-    func orThrow(_ error: LedgerError) throws -> Wrapped {
+extension Optional {
+    fileprivate func orThrow(_ error: LedgerError) throws -> Wrapped {
         guard let self else { throw error }
         return self
     }

@@ -26,14 +26,22 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
 
     /// - Throws: `LedgerError.invalidInput` for metadata that does not fit the status, or an
     ///   annotation over its limits (see `Specs/schema.md`).
-    public init(facts: TransactionFacts, status: StatusUpdate? = nil, lastCheckedAt: Date? = nil,
-                note: String? = nil, labels: [String] = [], hidden: Bool = false) throws {
+    public init(
+        facts: TransactionFacts,
+        status: StatusUpdate? = nil,
+        lastCheckedAt: Date? = nil,
+        note: String? = nil,
+        labels: [String] = [],
+        hidden: Bool = false
+    ) throws {
         let status = try status?.validated()
         self.facts = facts
         self.status = status?.status ?? .broadcasted
         self.confirmedAt = status?.confirmedAt
         self.failureReason = status?.failureReason
-        self.lastCheckedAt = try lastCheckedAt.map { Date(millis: try Date.validatedMillis($0, field: "lastCheckedAt")) }
+        self.lastCheckedAt = try lastCheckedAt.map {
+            Date(millis: try Date.validatedMillis($0, field: "lastCheckedAt"))
+        }
         self.note = try TextField.note.validate(note, field: "note")
         self.labels = try Self.normalizedLabels(labels)
         self.hidden = hidden
@@ -70,7 +78,11 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     /// Unicode NFC (checked after the conversion); at most 32; without duplicates; sorted by
     /// their UTF-8 bytes.
     static func normalizedLabels(_ labels: [String]) throws -> [String] {
-        let unique = Set(try labels.map { try TextField.line(max: 64).validate($0.precomposedStringWithCanonicalMapping, field: "label") })
+        let unique = Set(
+            try labels.map {
+                try TextField.line(max: 64).validate($0.precomposedStringWithCanonicalMapping, field: "label")
+            }
+        )
         guard unique.count <= maxLabels else {
             throw LedgerError.invalidInput(field: "labels", reason: "\(unique.count) labels; the limit is \(maxLabels)")
         }

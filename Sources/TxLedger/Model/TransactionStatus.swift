@@ -23,7 +23,10 @@ public enum TransactionStatus: String, Sendable, CaseIterable, Codable {
     /// Parses `broadcasted`, `pending`, `confirmed` or `failed`.
     public init(parsing text: String) throws {
         guard let status = TransactionStatus(rawValue: text.lowercased()) else {
-            throw LedgerError.invalidInput(field: "status", reason: "'\(text.prefix(40))' is not one of broadcasted, pending, confirmed, failed")
+            throw LedgerError.invalidInput(
+                field: "status",
+                reason: "'\(text.prefix(40))' is not one of broadcasted, pending, confirmed, failed"
+            )
         }
         self = status
     }

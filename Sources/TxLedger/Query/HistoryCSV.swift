@@ -8,7 +8,8 @@ enum HistoryCSV {
     ]
 
     static func fields(_ r: TransactionRecord) -> [String?] {
-        var send: SendDetails?, swap: SwapDetails?
+        var send: SendDetails?
+        var swap: SwapDetails?
         switch r.details {
         case let .send(details): send = details
         case let .swap(details): swap = details
@@ -38,7 +39,9 @@ enum HistoryCSV {
         if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
             text = "'" + text
         }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

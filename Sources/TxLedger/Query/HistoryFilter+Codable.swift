@@ -25,15 +25,22 @@ extension HistoryFilter: Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func instant(_ key: CodingKeys) throws -> Date? { try c.decodeIfPresent(Int64.self, forKey: key).map(Date.init(millis:)) }
-        self.init(vault: try c.decodeIfPresent(String.self, forKey: .vault), tab: try c.decodeIfPresent(HistoryTab.self, forKey: .tab) ?? .overview,
-                  chains: try c.decodeIfPresent(Set<Chain>.self, forKey: .chains) ?? [],
-                  tokens: try c.decodeIfPresent(Set<String>.self, forKey: .tokens) ?? [],
-                  since: try instant(.since), until: try instant(.until),
-                  statuses: try c.decodeIfPresent(Set<TransactionStatus>.self, forKey: .statuses) ?? Set(TransactionStatus.allCases),
-                  providers: try c.decodeIfPresent(Set<String>.self, forKey: .providers) ?? [],
-                  includeHidden: try c.decodeIfPresent(Bool.self, forKey: .includeHidden) ?? false,
-                  search: try c.decodeIfPresent(String.self, forKey: .search))
+        func instant(_ key: CodingKeys) throws -> Date? {
+            try c.decodeIfPresent(Int64.self, forKey: key).map(Date.init(millis:))
+        }
+        self.init(
+            vault: try c.decodeIfPresent(String.self, forKey: .vault),
+            tab: try c.decodeIfPresent(HistoryTab.self, forKey: .tab) ?? .overview,
+            chains: try c.decodeIfPresent(Set<Chain>.self, forKey: .chains) ?? [],
+            tokens: try c.decodeIfPresent(Set<String>.self, forKey: .tokens) ?? [],
+            since: try instant(.since),
+            until: try instant(.until),
+            statuses: try c.decodeIfPresent(Set<TransactionStatus>.self, forKey: .statuses)
+                ?? Set(TransactionStatus.allCases),
+            providers: try c.decodeIfPresent(Set<String>.self, forKey: .providers) ?? [],
+            includeHidden: try c.decodeIfPresent(Bool.self, forKey: .includeHidden) ?? false,
+            search: try c.decodeIfPresent(String.self, forKey: .search)
+        )
         stage = try c.decodeIfPresent(Stage.self, forKey: .stage) ?? .all
     }
 }

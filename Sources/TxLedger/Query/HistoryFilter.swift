@@ -30,9 +30,18 @@ public struct HistoryFilter: Sendable, Hashable {
     /// prefix (from or to), or words in the memo or the note. ASCII letters match in any case.
     public var search: String?
 
-    public init(vault: String? = nil, tab: HistoryTab = .overview, chains: Set<Chain> = [], tokens: Set<String> = [],
-                since: Date? = nil, until: Date? = nil, statuses: Set<TransactionStatus> = Set(TransactionStatus.allCases), providers: Set<String> = [],
-                includeHidden: Bool = false, search: String? = nil) {
+    public init(
+        vault: String? = nil,
+        tab: HistoryTab = .overview,
+        chains: Set<Chain> = [],
+        tokens: Set<String> = [],
+        since: Date? = nil,
+        until: Date? = nil,
+        statuses: Set<TransactionStatus> = Set(TransactionStatus.allCases),
+        providers: Set<String> = [],
+        includeHidden: Bool = false,
+        search: String? = nil
+    ) {
         self.vault = vault
         self.tab = tab
         self.chains = chains
@@ -66,7 +75,8 @@ public struct HistoryFilter: Sendable, Hashable {
 
     /// Whether anything beyond the vault, the tab, the stage and hidden records narrows the history.
     public var isNarrowed: Bool {
-        !chains.isEmpty || !tokens.isEmpty || since != nil || until != nil || statuses.count != TransactionStatus.allCases.count
+        !chains.isEmpty || !tokens.isEmpty || since != nil || until != nil
+            || statuses.count != TransactionStatus.allCases.count
             || !providers.isEmpty || !(search?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
     }
 

@@ -33,8 +33,13 @@ public struct HistorySections: Sendable {
     ///   - locale: the language of weekday and month names and the order of date parts.
     ///   - now: the instant "Today" is relative to.
     ///   - words: the texts the sections show ("Today", "In progress"...), for translations.
-    public init(calendar: Calendar = Calendar(identifier: .gregorian), timeZone: TimeZone = .current,
-                locale: Locale = .current, now: Date, words: Words = Words()) {
+    public init(
+        calendar: Calendar = Calendar(identifier: .gregorian),
+        timeZone: TimeZone = .current,
+        locale: Locale = .current,
+        now: Date,
+        words: Words = Words()
+    ) {
         var calendar = calendar
         calendar.timeZone = timeZone
         calendar.locale = locale
@@ -48,8 +53,10 @@ public struct HistorySections: Sendable {
     /// Records of one day that are not adjacent start a new section with the same id.
     public func byDay(_ records: [TransactionRecord]) -> [HistorySection] {
         let today = calendar.startOfDay(for: now)
-        let dateWithYear = formatter("yMMMMd"), dayMonth = formatter("MMMMd")
-        let weekday = formatter("EEEE"), subtitle = formatter("yMMMd")
+        let dateWithYear = formatter("yMMMMd")
+        let dayMonth = formatter("MMMMd")
+        let weekday = formatter("EEEE")
+        let subtitle = formatter("yMMMd")
         return group(records, by: [.year, .month, .day]) { day, components in
             let id = String(format: "%04d-%02d-%02d", components.year!, components.month!, components.day!)
             let daysAgo = calendar.dateComponents([.day], from: day, to: today).day!
@@ -71,8 +78,11 @@ public struct HistorySections: Sendable {
         }
     }
 
-    private func group(_ records: [TransactionRecord], by units: Set<Calendar.Component>,
-                       header: (Date, DateComponents) -> (id: String, title: String, subtitle: String?)) -> [HistorySection] {
+    private func group(
+        _ records: [TransactionRecord],
+        by units: Set<Calendar.Component>,
+        header: (Date, DateComponents) -> (id: String, title: String, subtitle: String?)
+    ) -> [HistorySection] {
         var sections: [HistorySection] = []
         var current: (components: DateComponents, records: [TransactionRecord])?
         func close() {

@@ -27,7 +27,10 @@ public enum HistoryTab: String, Sendable, CaseIterable, Codable {
         } else if key == "all" {
             self = .overview
         } else {
-            throw LedgerError.invalidInput(field: "tab", reason: "'\(text.prefix(40))' is not one of overview, swaps, sends, signatures")
+            throw LedgerError.invalidInput(
+                field: "tab",
+                reason: "'\(text.prefix(40))' is not one of overview, swaps, sends, signatures"
+            )
         }
     }
 }

@@ -22,7 +22,8 @@ public struct PageCursor: Hashable, Sendable {
             throw LedgerError.invalidCursor
         }
         let parts = text.split(separator: ":")
-        guard parts.count == 3, parts[0] == "1", let millis = Int64(parts[1]), let id = TransactionID(String(parts[2])) else {
+        guard parts.count == 3, parts[0] == "1", let millis = Int64(parts[1]), let id = TransactionID(String(parts[2]))
+        else {
             throw LedgerError.invalidCursor
         }
         timestampMillis = millis

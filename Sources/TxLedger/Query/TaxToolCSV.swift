@@ -10,7 +10,8 @@ enum TaxToolCSV {
         "Net Worth Amount", "Net Worth Currency", "Label", "Description", "TxHash",
     ]
     static let coinTrackerColumns = [
-        "Date", "Received Quantity", "Received Currency", "Sent Quantity", "Sent Currency", "Fee Amount", "Fee Currency", "Tag",
+        "Date", "Received Quantity", "Received Currency", "Sent Quantity", "Sent Currency", "Fee Amount",
+        "Fee Currency", "Tag",
     ]
 
     /// What a line says: what left the wallet, what came in, and the fee.
@@ -40,17 +41,39 @@ enum TaxToolCSV {
     static func koinly(_ record: TransactionRecord) -> [String?]? {
         guard let movement = movement(record) else { return nil }
         let time = CivilTime(millis: record.timestamp.millis)
-        let date = String(format: "%04d-%02d-%02d %02d:%02d UTC", time.year, time.month, time.day, time.hour, time.minute)
+        let date = String(
+            format: "%04d-%02d-%02d %02d:%02d UTC",
+            time.year,
+            time.month,
+            time.day,
+            time.hour,
+            time.minute
+        )
         let worth = movement.sent == nil ? nil : record.fiatValue?.string
-        return [date, movement.sent?.amount, movement.sent?.currency, movement.received?.amount, movement.received?.currency,
-                movement.fee?.amount, movement.fee?.currency, worth, worth == nil ? nil : "USD", nil, record.note, record.txHash]
+        return [
+            date, movement.sent?.amount, movement.sent?.currency, movement.received?.amount,
+            movement.received?.currency,
+            movement.fee?.amount, movement.fee?.currency, worth, worth == nil ? nil : "USD", nil, record.note,
+            record.txHash,
+        ]
     }
 
     static func coinTracker(_ record: TransactionRecord) -> [String?]? {
         guard let movement = movement(record) else { return nil }
         let time = CivilTime(millis: record.timestamp.millis)
-        let date = String(format: "%02d/%02d/%04d %02d:%02d:%02d", time.month, time.day, time.year, time.hour, time.minute, time.second)
-        return [date, movement.received?.amount, movement.received?.currency, movement.sent?.amount, movement.sent?.currency,
-                movement.fee?.amount, movement.fee?.currency, nil]
+        let date = String(
+            format: "%02d/%02d/%04d %02d:%02d:%02d",
+            time.month,
+            time.day,
+            time.year,
+            time.hour,
+            time.minute,
+            time.second
+        )
+        return [
+            date, movement.received?.amount, movement.received?.currency, movement.sent?.amount,
+            movement.sent?.currency,
+            movement.fee?.amount, movement.fee?.currency, nil,
+        ]
     }
 }

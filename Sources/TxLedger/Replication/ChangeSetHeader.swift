@@ -20,9 +20,16 @@ public struct ChangeSetHeader: Sendable, Equatable {
     /// The vault's clear watermark at the origin.
     public let clearedThrough: Stamp?
 
-    public init(vaultId: String, origin: ReplicaID, since: Int64, through: Int64,
-                knowledge: [ReplicaID: Int64], knowledgeEpochs: [ReplicaID: EpochID] = [:], lineage: [Epoch]? = nil,
-                clearedThrough: Stamp?) {
+    public init(
+        vaultId: String,
+        origin: ReplicaID,
+        since: Int64,
+        through: Int64,
+        knowledge: [ReplicaID: Int64],
+        knowledgeEpochs: [ReplicaID: EpochID] = [:],
+        lineage: [Epoch]? = nil,
+        clearedThrough: Stamp?
+    ) {
         self.vaultId = vaultId
         self.origin = origin
         self.since = since

@@ -42,7 +42,8 @@ struct KnowledgeMerge {
 
     /// Whether a delta with epochs leaves the line of epochs this replica holds the origin on.
     private func divergesFromWhatIsHeld(_ origin: PeerKnowledge) throws -> Bool {
-        guard !header.isFull, let lineage = header.lineage, let epoch = origin.haveEpoch, header.since <= origin.haveSeq else { return false }
+        guard !header.isFull, let lineage = header.lineage, let epoch = origin.haveEpoch, header.since <= origin.haveSeq
+        else { return false }
         return !Self.line(lineage, through: header.through, holds: origin.haveSeq, in: epoch)
     }
 
@@ -50,13 +51,20 @@ struct KnowledgeMerge {
     /// continues from what it held, in the origin's own line of epochs; else a gap.
     private func learnHeld(_ origin: inout PeerKnowledge, _ report: inout MergeReport) throws {
         let latest = header.lineage?.last?.id
-        let sameLine = origin.haveEpoch.map { epoch in header.lineage.map { Self.line($0, through: header.through, holds: origin.haveSeq, in: epoch) } ?? true } ?? true
+        let sameLine =
+            origin.haveEpoch.map { epoch in
+                header.lineage.map { Self.line($0, through: header.through, holds: origin.haveSeq, in: epoch) } ?? true
+            } ?? true
         if header.isFull {
-            if !sameLine || header.through >= origin.haveSeq { (origin.haveSeq, origin.haveEpoch) = (header.through, latest) }
+            if !sameLine || header.through >= origin.haveSeq {
+                (origin.haveSeq, origin.haveEpoch) = (header.through, latest)
+            }
         } else if sameLine && header.since <= origin.haveSeq {
             if header.through >= origin.haveSeq { (origin.haveSeq, origin.haveEpoch) = (header.through, latest) }
         } else {
-            report.gaps.append(DeltaGap(vault: header.vaultId, origin: header.origin, since: header.since, heldThrough: origin.haveSeq))
+            report.gaps.append(
+                DeltaGap(vault: header.vaultId, origin: header.origin, since: header.since, heldThrough: origin.haveSeq)
+            )
         }
     }
 

@@ -37,10 +37,13 @@ struct RecordMerge {
     static let registerCount = 8
 
     private static func updatedRegisters(from a: RecordState, to b: RecordState) -> Int {
-        [a.facts.stamp != b.facts.stamp, a.status.pending != b.status.pending, a.status.terminal != b.status.terminal,
-         a.lastCheckedAt != b.lastCheckedAt, a.note != b.note, a.labels != b.labels, a.hidden != b.hidden,
-         a.newerRegisters != b.newerRegisters]
-            .filter { $0 }.count
+        [
+            a.facts.stamp != b.facts.stamp, a.status.pending != b.status.pending,
+            a.status.terminal != b.status.terminal,
+            a.lastCheckedAt != b.lastCheckedAt, a.note != b.note, a.labels != b.labels, a.hidden != b.hidden,
+            a.newerRegisters != b.newerRegisters,
+        ]
+        .filter { $0 }.count
     }
 
     /// Registers both sides wrote with different values.
@@ -50,7 +53,15 @@ struct RecordMerge {
             guard let l, let r, l.value != r.value else { return }
             let receivedWins = l.joined(with: r) == r
             let (kept, lost) = receivedWins ? (r.value, l.value) : (l.value, r.value)
-            found.append(MergeConflict(id: local.id, register: name, kept: describe(kept), discarded: describe(lost), keptReceived: receivedWins))
+            found.append(
+                MergeConflict(
+                    id: local.id,
+                    register: name,
+                    kept: describe(kept),
+                    discarded: describe(lost),
+                    keptReceived: receivedWins
+                )
+            )
         }
         check("facts", local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
         check("status", local.status.terminal, incoming.status.terminal) { $0.status.rawValue }

@@ -19,7 +19,9 @@ public struct CosmosStatusProvider: StatusProvider {
             throw StatusCheckError.malformedResponse("no tx_response with a code")
         }
         if code == 0 {
-            return .confirmed(at: response["timestamp"]?.string.flatMap { try? ISO8601.date(from: $0, field: "timestamp") })
+            return .confirmed(
+                at: response["timestamp"]?.string.flatMap { try? ISO8601.date(from: $0, field: "timestamp") }
+            )
         }
         let log = response["raw_log"]?.string ?? ""
         let codespace = response["codespace"]?.string ?? ""

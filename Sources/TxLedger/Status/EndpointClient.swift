@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -45,15 +46,19 @@ public struct EndpointClient: Sendable {
         var request = URLRequest(url: endpoint.url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(JSONValue.object([
-            "jsonrpc": .string("2.0"), "id": .number("1"), "method": .string(method), "params": .array(params),
-        ]))
+        request.httpBody = try JSONEncoder().encode(
+            JSONValue.object([
+                "jsonrpc": .string("2.0"), "id": .number("1"), "method": .string(method), "params": .array(params),
+            ])
+        )
         let reply = try await send(request)
         guard (200..<300).contains(reply.status) else { throw StatusCheckError.unexpectedStatus(reply.status) }
         let body = try JSONValue.parse(reply.body)
         if let error = body["error"], !error.isNull {
-            throw StatusCheckError.rpcError(code: error["code"]?.integer ?? 0,
-                                            message: String((error["message"]?.string ?? "no message").prefix(200)))
+            throw StatusCheckError.rpcError(
+                code: error["code"]?.integer ?? 0,
+                message: String((error["message"]?.string ?? "no message").prefix(200))
+            )
         }
         guard let result = body["result"] else {
             throw StatusCheckError.malformedResponse("a JSON-RPC reply without result or error")

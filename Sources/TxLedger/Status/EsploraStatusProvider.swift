@@ -16,7 +16,8 @@ public struct EsploraStatusProvider: StatusProvider {
         guard let hash = record.txHash else { return .unknown }
         guard let status = try await client.getJSON("tx/\(hash)/status") else { return .unknown }
         switch status["confirmed"]?.bool {
-        case true?: return .confirmed(at: status["block_time"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+        case true?:
+            return .confirmed(at: status["block_time"]?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) })
         case false?: return .pending
         case nil: throw StatusCheckError.malformedResponse("a status without a confirmed flag")
         }

@@ -38,7 +38,10 @@ public struct RefreshConfiguration: Sendable {
     /// - Throws: `LedgerError.invalidInput` for a missing `=`, an unknown chain or a bad URL.
     public mutating func addEndpoint(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
-            throw LedgerError.invalidInput(field: "endpoint", reason: "expected CHAIN=URL, e.g. ethereum=http://127.0.0.1:8545")
+            throw LedgerError.invalidInput(
+                field: "endpoint",
+                reason: "expected CHAIN=URL, e.g. ethereum=http://127.0.0.1:8545"
+            )
         }
         let chain = try Chain(parsing: text[..<equals].trimmingCharacters(in: .whitespaces))
         endpoints[chain.id] = try StatusEndpoint(parsing: String(text[text.index(after: equals)...]))

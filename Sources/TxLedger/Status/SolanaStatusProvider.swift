@@ -12,15 +12,19 @@ public struct SolanaStatusProvider: StatusProvider {
 
     public func check(_ record: TransactionRecord, with client: EndpointClient) async throws -> ChainStatus {
         guard let signature = record.txHash else { return .unknown }
-        let result = try await client.call("getSignatureStatuses", [
-            .array([.string(signature)]), .object(["searchTransactionHistory": .bool(true)]),
-        ])
+        let result = try await client.call(
+            "getSignatureStatuses",
+            [
+                .array([.string(signature)]), .object(["searchTransactionHistory": .bool(true)]),
+            ]
+        )
         guard case .array? = result["value"], let status = result["value"]?[0] else {
             throw StatusCheckError.malformedResponse("a result without a value list")
         }
         if status.isNull { return .unknown }
         if let error = status["err"], !error.isNull { return .failed(reason: "error: \(error.compactText)") }
-        let finalized = status["confirmationStatus"]?.string == "finalized"
+        let finalized =
+            status["confirmationStatus"]?.string == "finalized"
             || (status["confirmationStatus"] == nil && status["confirmations"]?.isNull == true)
         return finalized ? .confirmed(at: nil) : .pending
     }

@@ -20,8 +20,12 @@ public final class StatusRefresher: Sendable {
     private let clock: any RefreshClock
     private let network = LockedValue(true)
 
-    public init(ledger: Ledger, configuration: RefreshConfiguration,
-                transport: any HTTPTransport = URLSessionTransport(), clock: any RefreshClock = SystemRefreshClock()) {
+    public init(
+        ledger: Ledger,
+        configuration: RefreshConfiguration,
+        transport: any HTTPTransport = URLSessionTransport(),
+        clock: any RefreshClock = SystemRefreshClock()
+    ) {
         self.ledger = ledger
         self.configuration = configuration
         self.transport = transport
@@ -48,8 +52,10 @@ public final class StatusRefresher: Sendable {
     /// - Parameters:
     ///   - vault: only this vault's records; every vault when absent.
     ///   - onPass: called after each pass that checked something.
-    public func watch(vault: String? = nil,
-                      onPass: @Sendable (RefreshSummary) async -> Void = { _ in }) async throws {
+    public func watch(
+        vault: String? = nil,
+        onPass: @Sendable (RefreshSummary) async -> Void = { _ in }
+    ) async throws {
         let cadence = configuration.cadence
         var due: [TransactionID: Date] = [:]
         while !Task.isCancelled {
@@ -67,7 +73,8 @@ public final class StatusRefresher: Sendable {
                 checkable.subtract(summary.results.filter(\.record.status.isTerminal).map(\.record.id))
                 for record in dueNow {
                     // Records that cannot be checked were reported in this pass; not again.
-                    due[record.id] = checkable.contains(record.id)
+                    due[record.id] =
+                        checkable.contains(record.id)
                         ? now.addingTimeInterval(cadence.interval(age: now.timeIntervalSince(record.timestamp)))
                         : .distantFuture
                 }
@@ -88,39 +95,56 @@ public final class StatusRefresher: Sendable {
     /// The summary lists them in the order given (newest first from `pendingRecords`).
     func check(_ records: [TransactionRecord]) async throws -> RefreshSummary {
         guard isNetworkAvailable else {
-            return RefreshSummary(results: records.map {
-                RefreshResult(record: $0, previousStatus: $0.status, outcome: .notChecked(.offline))
-            })
+            return RefreshSummary(
+                results: records.map {
+                    RefreshResult(record: $0, previousStatus: $0.status, outcome: .notChecked(.offline))
+                }
+            )
         }
         var results: [RefreshResult] = []
         var queue: [(TransactionRecord, RefreshConfiguration.Route, StatusEndpoint)] = []
         for record in records {
             guard let route = configuration.route(record) else {
-                results.append(RefreshResult(record: record, previousStatus: record.status, outcome: .notChecked(.noProvider)))
+                results.append(
+                    RefreshResult(record: record, previousStatus: record.status, outcome: .notChecked(.noProvider))
+                )
                 continue
             }
             guard let endpoint = route.endpoint else {
-                results.append(RefreshResult(record: record, previousStatus: record.status, outcome: .notChecked(.noEndpoint(route.key))))
+                results.append(
+                    RefreshResult(
+                        record: record,
+                        previousStatus: record.status,
+                        outcome: .notChecked(.noEndpoint(route.key))
+                    )
+                )
                 continue
             }
             queue.append((record, route, endpoint))
         }
 
-        let transport = transport, timeout = configuration.timeout, clock = clock
+        let transport = transport
+        let timeout = configuration.timeout
+        let clock = clock
         let maxInFlight = max(configuration.maxInFlight, 1)
-        try await withThrowingTaskGroup(of: (TransactionRecord, StatusEndpoint, Result<StatusUpdate?, StatusCheckError>).self) { group in
+        try await withThrowingTaskGroup(
+            of: (TransactionRecord, StatusEndpoint, Result<StatusUpdate?, StatusCheckError>).self
+        ) { group in
             var running = 0
             var runningAt: [StatusEndpoint: Int] = [:]
             while !queue.isEmpty || running > 0 {
                 while running < maxInFlight,
-                      let index = queue.firstIndex(where: { runningAt[$0.2, default: 0] < configuration.limit(at: $0.2) }) {
+                    let index = queue.firstIndex(where: { runningAt[$0.2, default: 0] < configuration.limit(at: $0.2) })
+                {
                     let (record, route, endpoint) = queue.remove(at: index)
                     running += 1
                     runningAt[endpoint, default: 0] += 1
                     group.addTask {
                         let client = EndpointClient(endpoint: endpoint, transport: transport, timeout: timeout)
                         do {
-                            return (record, endpoint, .success(try await route.provider.check(record, with: client).update))
+                            return (
+                                record, endpoint, .success(try await route.provider.check(record, with: client).update)
+                            )
                         } catch let error as StatusCheckError {
                             return (record, endpoint, .failure(error))
                         } catch is CancellationError {
@@ -138,21 +162,31 @@ public final class StatusRefresher: Sendable {
         }
         // Answers arrive in any order; the summary lists records in the order they were given.
         let position = Dictionary(records.enumerated().map { ($1.id, $0) }) { first, _ in first }
-        return RefreshSummary(results: results.sorted { position[$0.record.id, default: 0] < position[$1.record.id, default: 0] })
+        return RefreshSummary(
+            results: results.sorted { position[$0.record.id, default: 0] < position[$1.record.id, default: 0] }
+        )
     }
 
     /// Writes one check's answer and `lastCheckedAt`; `nil` if the record is gone.
-    private func write(_ answer: Result<StatusUpdate?, StatusCheckError>, for record: TransactionRecord,
-                       at checkedAt: Date) async throws -> RefreshResult? {
+    private func write(
+        _ answer: Result<StatusUpdate?, StatusCheckError>,
+        for record: TransactionRecord,
+        at checkedAt: Date
+    ) async throws -> RefreshResult? {
         let update = try? answer.get()
-        guard let written = try await ledger.recordCheck(record.id, update: update ?? nil, checkedAt: checkedAt) else { return nil }
+        guard let written = try await ledger.recordCheck(record.id, update: update ?? nil, checkedAt: checkedAt) else {
+            return nil
+        }
         let outcome: RefreshResult.Outcome
         switch answer {
         case let .failure(error):
             outcome = .notChecked(error)
-            ledger.options.logger.info("status check failed", metadata: [
-                "id": "\(record.id)", "chain": "\(record.chain)", "problem": "\(error)",
-            ])
+            ledger.options.logger.info(
+                "status check failed",
+                metadata: [
+                    "id": "\(record.id)", "chain": "\(record.chain)", "problem": "\(error)",
+                ]
+            )
         case .success:
             outcome = written.changed ? .changed : .unchanged
         }

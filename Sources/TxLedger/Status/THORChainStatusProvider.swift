@@ -16,8 +16,16 @@ public struct THORChainStatusProvider: StatusProvider {
     /// The node module in the path: `thorchain` or `mayachain`.
     let module: String
 
-    public static let thorchain = THORChainStatusProvider(swapProvider: .thorchain, endpointName: "thorchain", module: "thorchain")
-    public static let mayachain = THORChainStatusProvider(swapProvider: .mayachain, endpointName: "mayachain", module: "mayachain")
+    public static let thorchain = THORChainStatusProvider(
+        swapProvider: .thorchain,
+        endpointName: "thorchain",
+        module: "thorchain"
+    )
+    public static let mayachain = THORChainStatusProvider(
+        swapProvider: .mayachain,
+        endpointName: "mayachain",
+        module: "mayachain"
+    )
 
     public func endpointKey(for record: TransactionRecord) -> String? {
         guard case let .swap(swap) = record.details, swap.provider == swapProvider else { return nil }
@@ -34,7 +42,8 @@ public struct THORChainStatusProvider: StatusProvider {
 
         let planned = status["planned_out_txs"].flatMap(Self.elements) ?? []
         let sent = status["out_txs"].flatMap(Self.elements) ?? []
-        let refunded = planned.contains { $0["refund"]?.bool == true }
+        let refunded =
+            planned.contains { $0["refund"]?.bool == true }
             || sent.contains { ($0["memo"]?.string ?? "").uppercased().hasPrefix("REFUND") }
         if refunded { return .failed(reason: "refunded") }
 

@@ -28,9 +28,14 @@ struct HistoryConditions {
         if !filter.tokens.isEmpty {
             let tokens = filter.tokens.map(Self.asciiUppercased).sorted()
             let list = Self.marks(tokens.count)
-            let sides = ["token_symbol", "token_contract", "from_token_symbol", "from_token_contract", "to_token_symbol", "to_token_contract"]
-            add("(" + sides.map { "upper(record.\($0)) IN (\(list))" }.joined(separator: " OR ") + ")",
-                StatementArguments(Array(repeating: tokens, count: sides.count).flatMap { $0 }))
+            let sides = [
+                "token_symbol", "token_contract", "from_token_symbol", "from_token_contract", "to_token_symbol",
+                "to_token_contract",
+            ]
+            add(
+                "(" + sides.map { "upper(record.\($0)) IN (\(list))" }.joined(separator: " OR ") + ")",
+                StatementArguments(Array(repeating: tokens, count: sides.count).flatMap { $0 })
+            )
         }
         if let since = filter.since {
             add("record.timestamp_ms >= ?", [since.millis])
@@ -100,7 +105,11 @@ struct HistoryConditions {
 
     /// What SQLite's `upper()` does: ASCII letters only, so that `Ü` still equals `Ü`.
     private static func asciiUppercased(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }
+            )
+        )
     }
 
     private static func marks(_ count: Int) -> String {

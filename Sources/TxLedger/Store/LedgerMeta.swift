@@ -12,14 +12,22 @@ enum LedgerMeta {
 
     /// The clock, the change sequence number and the current epoch, read at the start of a
     /// write transaction.
-    static func load(_ db: Database, maxForwardDrift: Int64) throws -> (clock: HybridClock, seq: Int64, epoch: EpochID?) {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT replica_id, clock, seq, epoch FROM ledger_meta WHERE id = 1"))
+    static func load(_ db: Database, maxForwardDrift: Int64) throws -> (clock: HybridClock, seq: Int64, epoch: EpochID?)
+    {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT replica_id, clock, seq, epoch FROM ledger_meta WHERE id = 1")
+        )
         guard let row, let raw: Int64 = row[0], raw >= 0, let last: Int64 = row[1] else {
-            throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "ledger", reason: "its replica identity is missing")
+            throw LedgerError.unreadableDatabase(
+                path: db.configuration.label ?? "ledger",
+                reason: "its replica identity is missing"
+            )
         }
         let epoch: Int64? = row[3]
-        return (HybridClock(replica: ReplicaID(rawValue: raw), last: last, maxForwardDrift: maxForwardDrift), row[2] ?? 0,
-                epoch.flatMap { $0 > 0 ? EpochID(rawValue: $0) : nil })
+        return (
+            HybridClock(replica: ReplicaID(rawValue: raw), last: last, maxForwardDrift: maxForwardDrift), row[2] ?? 0,
+            epoch.flatMap { $0 > 0 ? EpochID(rawValue: $0) : nil }
+        )
     }
 
     /// Starts a new epoch at `firstSeq` and makes it the file's current one.
@@ -32,7 +40,10 @@ enum LedgerMeta {
     /// anything of the new identity yet.
     static func rotateReplicaID(_ db: Database) throws -> ReplicaID {
         let fresh = ReplicaID.random()
-        try db.execute(sql: "UPDATE ledger_meta SET replica_id = ?, epoch = NULL WHERE id = 1", arguments: [fresh.rawValue])
+        try db.execute(
+            sql: "UPDATE ledger_meta SET replica_id = ?, epoch = NULL WHERE id = 1",
+            arguments: [fresh.rawValue]
+        )
         try db.execute(sql: "UPDATE peer SET acked_seq = 0")
         return fresh
     }
@@ -46,7 +57,9 @@ enum LedgerMeta {
     /// sequence number if the transaction changed anything.
     static func save(clock: HybridClock?, seq: Int64?, _ db: Database) throws {
         guard clock != nil || seq != nil else { return }
-        try db.cachedStatement(sql: "UPDATE ledger_meta SET clock = COALESCE(?, clock), seq = COALESCE(?, seq) WHERE id = 1")
-            .execute(arguments: [clock?.last, seq])
+        try db.cachedStatement(
+            sql: "UPDATE ledger_meta SET clock = COALESCE(?, clock), seq = COALESCE(?, seq) WHERE id = 1"
+        )
+        .execute(arguments: [clock?.last, seq])
     }
 }

@@ -7,130 +7,140 @@ enum LedgerSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: ledger core") { db in
-            try db.execute(sql: """
-                CREATE TABLE ledger_meta (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
-                    clock INTEGER NOT NULL
-                );
-                CREATE TABLE app (
-                    id INTEGER PRIMARY KEY,
-                    domain TEXT NOT NULL DEFAULT '',
-                    uri TEXT NOT NULL DEFAULT '',
-                    scheme TEXT NOT NULL DEFAULT '',
-                    UNIQUE (domain, uri, scheme)
-                );
-                CREATE TABLE record (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    vault_id TEXT NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('send', 'swap', 'signature')),
-                    chain TEXT NOT NULL,
-                    timestamp_ms INTEGER NOT NULL,
-                    tx_hash TEXT,
-                    explorer_url TEXT,
-                    fiat_value TEXT,
-                    from_address TEXT,
-                    app_id INTEGER REFERENCES app(id),
-                    method TEXT,
-                    to_address TEXT,
-                    amount TEXT,
-                    token_symbol TEXT,
-                    token_contract TEXT,
-                    token_decimals INTEGER,
-                    token_logo TEXT,
-                    fee_estimate TEXT,
-                    memo TEXT,
-                    from_token_symbol TEXT,
-                    from_token_contract TEXT,
-                    from_token_decimals INTEGER,
-                    from_amount TEXT,
-                    from_chain TEXT,
-                    from_token_logo TEXT,
-                    to_token_symbol TEXT,
-                    to_token_contract TEXT,
-                    to_token_decimals INTEGER,
-                    to_amount TEXT,
-                    min_payout TEXT,
-                    to_chain TEXT,
-                    to_token_logo TEXT,
-                    provider TEXT,
-                    route TEXT,
-                    message TEXT,
-                    signature TEXT,
-                    facts_time INTEGER NOT NULL,
-                    facts_replica INTEGER NOT NULL,
-                    pending_time INTEGER,
-                    pending_replica INTEGER,
-                    terminal_status TEXT CHECK (terminal_status IN ('confirmed', 'failed')),
-                    confirmed_at_ms INTEGER,
-                    failure_reason TEXT,
-                    terminal_time INTEGER,
-                    terminal_replica INTEGER,
-                    status TEXT NOT NULL GENERATED ALWAYS AS (
-                        COALESCE(terminal_status, CASE WHEN pending_time IS NULL THEN 'broadcasted' ELSE 'pending' END)
-                    ) VIRTUAL,
-                    last_checked_at_ms INTEGER,
-                    note TEXT,
-                    note_time INTEGER,
-                    note_replica INTEGER,
-                    labels TEXT,
-                    labels_time INTEGER,
-                    labels_replica INTEGER,
-                    hidden INTEGER CHECK (hidden IN (0, 1)),
-                    hidden_time INTEGER,
-                    hidden_replica INTEGER
-                );
-                CREATE INDEX record_by_vault_time ON record (vault_id, timestamp_ms DESC, id DESC);
-                CREATE INDEX record_by_time ON record (timestamp_ms DESC, id DESC);
-                CREATE INDEX record_by_hash ON record (tx_hash);
-                """)
-            try db.execute(sql: "INSERT INTO ledger_meta (id, replica_id, clock) VALUES (1, ?, 0)",
-                           arguments: [ReplicaID.random().rawValue])
+            try db.execute(
+                sql: """
+                    CREATE TABLE ledger_meta (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
+                        clock INTEGER NOT NULL
+                    );
+                    CREATE TABLE app (
+                        id INTEGER PRIMARY KEY,
+                        domain TEXT NOT NULL DEFAULT '',
+                        uri TEXT NOT NULL DEFAULT '',
+                        scheme TEXT NOT NULL DEFAULT '',
+                        UNIQUE (domain, uri, scheme)
+                    );
+                    CREATE TABLE record (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        vault_id TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('send', 'swap', 'signature')),
+                        chain TEXT NOT NULL,
+                        timestamp_ms INTEGER NOT NULL,
+                        tx_hash TEXT,
+                        explorer_url TEXT,
+                        fiat_value TEXT,
+                        from_address TEXT,
+                        app_id INTEGER REFERENCES app(id),
+                        method TEXT,
+                        to_address TEXT,
+                        amount TEXT,
+                        token_symbol TEXT,
+                        token_contract TEXT,
+                        token_decimals INTEGER,
+                        token_logo TEXT,
+                        fee_estimate TEXT,
+                        memo TEXT,
+                        from_token_symbol TEXT,
+                        from_token_contract TEXT,
+                        from_token_decimals INTEGER,
+                        from_amount TEXT,
+                        from_chain TEXT,
+                        from_token_logo TEXT,
+                        to_token_symbol TEXT,
+                        to_token_contract TEXT,
+                        to_token_decimals INTEGER,
+                        to_amount TEXT,
+                        min_payout TEXT,
+                        to_chain TEXT,
+                        to_token_logo TEXT,
+                        provider TEXT,
+                        route TEXT,
+                        message TEXT,
+                        signature TEXT,
+                        facts_time INTEGER NOT NULL,
+                        facts_replica INTEGER NOT NULL,
+                        pending_time INTEGER,
+                        pending_replica INTEGER,
+                        terminal_status TEXT CHECK (terminal_status IN ('confirmed', 'failed')),
+                        confirmed_at_ms INTEGER,
+                        failure_reason TEXT,
+                        terminal_time INTEGER,
+                        terminal_replica INTEGER,
+                        status TEXT NOT NULL GENERATED ALWAYS AS (
+                            COALESCE(terminal_status, CASE WHEN pending_time IS NULL THEN 'broadcasted' ELSE 'pending' END)
+                        ) VIRTUAL,
+                        last_checked_at_ms INTEGER,
+                        note TEXT,
+                        note_time INTEGER,
+                        note_replica INTEGER,
+                        labels TEXT,
+                        labels_time INTEGER,
+                        labels_replica INTEGER,
+                        hidden INTEGER CHECK (hidden IN (0, 1)),
+                        hidden_time INTEGER,
+                        hidden_replica INTEGER
+                    );
+                    CREATE INDEX record_by_vault_time ON record (vault_id, timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_by_time ON record (timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_by_hash ON record (tx_hash);
+                    """
+            )
+            try db.execute(
+                sql: "INSERT INTO ledger_meta (id, replica_id, clock) VALUES (1, ?, 0)",
+                arguments: [ReplicaID.random().rawValue]
+            )
         }
         migrator.registerMigration("v2: replication") { db in
-            try db.execute(sql: """
-                ALTER TABLE ledger_meta ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE record ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
-                CREATE TABLE vault (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    cleared_time INTEGER,
-                    cleared_replica INTEGER,
-                    change_seq INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE TABLE peer (
-                    vault_id TEXT NOT NULL,
-                    replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
-                    have_seq INTEGER NOT NULL DEFAULT 0,
-                    acked_seq INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (vault_id, replica_id)
-                ) WITHOUT ROWID;
-                INSERT INTO vault (id, change_seq) SELECT DISTINCT vault_id, 1 FROM record;
-                UPDATE record SET change_seq = 1;
-                UPDATE ledger_meta SET seq = 1 WHERE EXISTS (SELECT 1 FROM record);
-                CREATE INDEX record_by_vault_change ON record (vault_id, change_seq);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE ledger_meta ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE record ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE vault (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        cleared_time INTEGER,
+                        cleared_replica INTEGER,
+                        change_seq INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE peer (
+                        vault_id TEXT NOT NULL,
+                        replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
+                        have_seq INTEGER NOT NULL DEFAULT 0,
+                        acked_seq INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (vault_id, replica_id)
+                    ) WITHOUT ROWID;
+                    INSERT INTO vault (id, change_seq) SELECT DISTINCT vault_id, 1 FROM record;
+                    UPDATE record SET change_seq = 1;
+                    UPDATE ledger_meta SET seq = 1 WHERE EXISTS (SELECT 1 FROM record);
+                    CREATE INDEX record_by_vault_change ON record (vault_id, change_seq);
+                    """
+            )
         }
         migrator.registerMigration("v3: history queries") { db in
-            try db.execute(sql: """
-                CREATE INDEX record_by_vault_kind_time ON record (vault_id, kind, timestamp_ms DESC, id DESC);
-                CREATE INDEX record_by_vault_chain_time ON record (vault_id, chain, timestamp_ms DESC, id DESC);
-                CREATE INDEX record_in_progress ON record (vault_id, timestamp_ms DESC, id DESC)
-                    WHERE terminal_status IS NULL AND kind <> 'signature';
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX record_by_vault_kind_time ON record (vault_id, kind, timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_by_vault_chain_time ON record (vault_id, chain, timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_in_progress ON record (vault_id, timestamp_ms DESC, id DESC)
+                        WHERE terminal_status IS NULL AND kind <> 'signature';
+                    """
+            )
         }
         migrator.registerMigration("v4: status tracking") { db in
             try db.execute(sql: "ALTER TABLE record ADD COLUMN nonce INTEGER CHECK (nonce >= 0)")
         }
         migrator.registerMigration("v5: epochs and peers") { db in
-            try db.execute(sql: """
-                CREATE TABLE epoch (
-                    id INTEGER PRIMARY KEY NOT NULL CHECK (id > 0),
-                    first_seq INTEGER NOT NULL UNIQUE
-                );
-                ALTER TABLE ledger_meta ADD COLUMN epoch INTEGER;
-                ALTER TABLE peer ADD COLUMN have_epoch INTEGER;
-                ALTER TABLE peer ADD COLUMN heard_at_ms INTEGER;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE epoch (
+                        id INTEGER PRIMARY KEY NOT NULL CHECK (id > 0),
+                        first_seq INTEGER NOT NULL UNIQUE
+                    );
+                    ALTER TABLE ledger_meta ADD COLUMN epoch INTEGER;
+                    ALTER TABLE peer ADD COLUMN have_epoch INTEGER;
+                    ALTER TABLE peer ADD COLUMN heard_at_ms INTEGER;
+                    """
+            )
             // The changes made before epochs existed form one epoch; peers that said what they
             // hold were heard from (now, as far as the horizon is concerned).
             if try Int64.fetchOne(db, sql: "SELECT seq FROM ledger_meta WHERE id = 1") ?? 0 > 0 {
@@ -142,19 +152,21 @@ enum LedgerSchema {
             try db.execute(sql: "ALTER TABLE record ADD COLUMN newer_fields BLOB")
         }
         migrator.registerMigration("v7: folder sync") { db in
-            try db.execute(sql: """
-                CREATE TABLE folder_file (
-                    folder TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    size INTEGER NOT NULL,
-                    vault_id TEXT NOT NULL,
-                    origin INTEGER NOT NULL,
-                    since_seq INTEGER NOT NULL,
-                    through_seq INTEGER NOT NULL,
-                    written INTEGER NOT NULL CHECK (written IN (0, 1)),
-                    PRIMARY KEY (folder, name)
-                ) WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE folder_file (
+                        folder TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        vault_id TEXT NOT NULL,
+                        origin INTEGER NOT NULL,
+                        since_seq INTEGER NOT NULL,
+                        through_seq INTEGER NOT NULL,
+                        written INTEGER NOT NULL CHECK (written IN (0, 1)),
+                        PRIMARY KEY (folder, name)
+                    ) WITHOUT ROWID
+                    """
+            )
         }
         return migrator
     }

@@ -6,9 +6,12 @@ enum RecordRow {
     static let factColumns = [
         "id", "vault_id", "kind", "chain", "timestamp_ms", "tx_hash", "explorer_url", "fiat_value",
         "from_address", "app_id", "method",
-        "to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate", "memo",
-        "from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain", "from_token_logo",
-        "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout", "to_chain", "to_token_logo",
+        "to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate",
+        "memo",
+        "from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain",
+        "from_token_logo",
+        "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout", "to_chain",
+        "to_token_logo",
         "provider", "route", "message", "signature", "nonce", "facts_time", "facts_replica",
     ]
 
@@ -24,32 +27,41 @@ enum RecordRow {
 
     /// `SELECT` list that `decode` reads: the record and its app.
     /// The columns of `RecordValues`, in order.
-    static let selection = ((factColumns + registerColumns).map { "record.\($0)" }
+    static let selection =
+        ((factColumns + registerColumns).map { "record.\($0)" }
         + ["app.domain AS app_domain", "app.uri AS app_uri", "app.scheme AS app_scheme"]).joined(separator: ", ")
     static let source = "record LEFT JOIN app ON app.id = record.app_id"
     /// Joined to `source` by reads that must hide records erased by a vault clear.
     static let visibleSource = source + " LEFT JOIN vault ON vault.id = record.vault_id"
     /// The condition a visible record meets: its facts are later than its vault's watermark.
-    static let isVisible = "(vault.cleared_time IS NULL OR (record.facts_time, record.facts_replica) > (vault.cleared_time, vault.cleared_replica))"
+    static let isVisible =
+        "(vault.cleared_time IS NULL OR (record.facts_time, record.facts_replica) > (vault.cleared_time, vault.cleared_replica))"
 
     static func factValues(_ facts: Register<TransactionFacts>, appID: Int64?) -> [DatabaseValue] {
         let f = facts.value
-        var send: SendDetails?, swap: SwapDetails?, signature: SignatureDetails?
+        var send: SendDetails?
+        var swap: SwapDetails?
+        var signature: SignatureDetails?
         switch f.details {
         case let .send(d): send = d
         case let .swap(d): swap = d
         case let .signature(d): signature = d
         }
         return [
-            sql(f.id.rawValue), sql(f.vaultId), sql(f.kind.rawValue), sql(f.chain.id), sql(f.timestamp.millis), sql(f.txHash),
+            sql(f.id.rawValue), sql(f.vaultId), sql(f.kind.rawValue), sql(f.chain.id), sql(f.timestamp.millis),
+            sql(f.txHash),
             sql(f.explorerUrl), sql(f.fiatValue?.string), sql(f.fromAddress), sql(appID), sql(f.method),
-            sql(send?.toAddress), sql(send?.amount.string), sql(send?.token.symbol), sql(send?.token.contract), sql(send?.token.decimals),
+            sql(send?.toAddress), sql(send?.amount.string), sql(send?.token.symbol), sql(send?.token.contract),
+            sql(send?.token.decimals),
             sql(send?.tokenLogo), sql(send?.feeEstimate?.string), sql(send?.memo),
-            sql(swap?.fromToken.symbol), sql(swap?.fromToken.contract), sql(swap?.fromToken.decimals), sql(swap?.fromAmount.string),
+            sql(swap?.fromToken.symbol), sql(swap?.fromToken.contract), sql(swap?.fromToken.decimals),
+            sql(swap?.fromAmount.string),
             sql(swap?.fromChain.id), sql(swap?.fromTokenLogo),
-            sql(swap?.toToken.symbol), sql(swap?.toToken.contract), sql(swap?.toToken.decimals), sql(swap?.toAmount.string),
+            sql(swap?.toToken.symbol), sql(swap?.toToken.contract), sql(swap?.toToken.decimals),
+            sql(swap?.toAmount.string),
             sql(swap?.minimumPayout?.string), sql(swap?.toChain.id), sql(swap?.toTokenLogo),
-            sql(swap?.provider.name), sql(swap?.route), sql(signature?.message), sql(signature?.signature), sql(f.nonce.map { Int64($0) }),
+            sql(swap?.provider.name), sql(swap?.route), sql(signature?.message), sql(signature?.signature),
+            sql(f.nonce.map { Int64($0) }),
             sql(facts.stamp.time), sql(facts.stamp.replica.rawValue),
         ]
     }
@@ -58,11 +70,13 @@ enum RecordRow {
         let terminal = s.status.terminal
         return [
             sql(s.status.pending?.time), sql(s.status.pending?.replica.rawValue),
-            sql(terminal?.value.status.rawValue), sql(terminal?.value.confirmedAt?.millis), sql(terminal?.value.failureReason),
+            sql(terminal?.value.status.rawValue), sql(terminal?.value.confirmedAt?.millis),
+            sql(terminal?.value.failureReason),
             sql(terminal?.stamp.time), sql(terminal?.stamp.replica.rawValue),
             sql(s.lastCheckedAt?.millis),
             sql(s.note?.value), sql(s.note?.stamp.time), sql(s.note?.stamp.replica.rawValue),
-            sql(s.labels.map { encodeLabels($0.value) }), sql(s.labels?.stamp.time), sql(s.labels?.stamp.replica.rawValue),
+            sql(s.labels.map { encodeLabels($0.value) }), sql(s.labels?.stamp.time),
+            sql(s.labels?.stamp.replica.rawValue),
             sql(s.hidden?.value), sql(s.hidden?.stamp.time), sql(s.hidden?.stamp.replica.rawValue),
             sql(newerFieldsBlob(s.newerFields)),
         ]
@@ -101,7 +115,10 @@ enum RecordRow {
             return try validated(values)
         } catch let error as LedgerError {
             let id = (try? values.value("id", as: String.self)) ?? "?"
-            throw LedgerError.unreadableDatabase(path: path, reason: "record \(id) is malformed (\(error.localizedDescription))")
+            throw LedgerError.unreadableDatabase(
+                path: path,
+                reason: "record \(id) is malformed (\(error.localizedDescription))"
+            )
         }
     }
 
@@ -113,8 +130,12 @@ enum RecordRow {
             try row.value(column, as: String.self).map { try DecimalAmount($0, field: column) }
         }
         func token(_ prefix: String) throws -> Token {
-            try Token(symbol: try row.value("\(prefix)_symbol") ?? "", contract: try row.value("\(prefix)_contract"),
-                      decimals: try row.value("\(prefix)_decimals"), field: prefix)
+            try Token(
+                symbol: try row.value("\(prefix)_symbol") ?? "",
+                contract: try row.value("\(prefix)_contract"),
+                decimals: try row.value("\(prefix)_decimals"),
+                field: prefix
+            )
         }
         func instant(_ column: String) throws -> Date? {
             try row.value(column, as: Int64.self).map { millis in
@@ -138,29 +159,59 @@ enum RecordRow {
         let details: TransactionDetails
         switch try required(try row.value("kind"), "kind") as String {
         case TransactionKind.send.rawValue:
-            details = .send(try SendDetails(
-                toAddress: try required(try row.value("to_address"), "to_address"), amount: try required(amount("amount"), "amount"),
-                token: try token("token"), tokenLogo: try row.value("token_logo"), feeEstimate: try amount("fee_estimate"),
-                memo: try row.value("memo")))
+            details = .send(
+                try SendDetails(
+                    toAddress: try required(try row.value("to_address"), "to_address"),
+                    amount: try required(amount("amount"), "amount"),
+                    token: try token("token"),
+                    tokenLogo: try row.value("token_logo"),
+                    feeEstimate: try amount("fee_estimate"),
+                    memo: try row.value("memo")
+                )
+            )
         case TransactionKind.swap.rawValue:
-            details = .swap(try SwapDetails(
-                fromToken: try token("from_token"), fromAmount: try required(amount("from_amount"), "from_amount"),
-                fromChain: try Chain(parsing: try required(try row.value("from_chain"), "from_chain")),
-                fromTokenLogo: try row.value("from_token_logo"), toToken: try token("to_token"),
-                toAmount: try required(amount("to_amount"), "to_amount"), minimumPayout: try amount("min_payout"),
-                toChain: try Chain(parsing: try required(try row.value("to_chain"), "to_chain")), toTokenLogo: try row.value("to_token_logo"),
-                provider: try SwapProvider(try required(try row.value("provider"), "provider")), route: try row.value("route")))
+            details = .swap(
+                try SwapDetails(
+                    fromToken: try token("from_token"),
+                    fromAmount: try required(amount("from_amount"), "from_amount"),
+                    fromChain: try Chain(parsing: try required(try row.value("from_chain"), "from_chain")),
+                    fromTokenLogo: try row.value("from_token_logo"),
+                    toToken: try token("to_token"),
+                    toAmount: try required(amount("to_amount"), "to_amount"),
+                    minimumPayout: try amount("min_payout"),
+                    toChain: try Chain(parsing: try required(try row.value("to_chain"), "to_chain")),
+                    toTokenLogo: try row.value("to_token_logo"),
+                    provider: try SwapProvider(try required(try row.value("provider"), "provider")),
+                    route: try row.value("route")
+                )
+            )
         case TransactionKind.signature.rawValue:
-            details = .signature(try SignatureDetails(message: try required(try row.value("message"), "message"), signature: try row.value("signature")))
+            details = .signature(
+                try SignatureDetails(
+                    message: try required(try row.value("message"), "message"),
+                    signature: try row.value("signature")
+                )
+            )
         case let other:
             throw LedgerError.invalidInput(field: "kind", reason: "'\(other)' is not send, swap or signature")
         }
         let facts = try TransactionFacts(
-            vaultId: try required(try row.value("vault_id"), "vault_id"), chain: chain,
-            timestamp: Date(millis: try required(try row.value("timestamp_ms"), "timestamp_ms")), txHash: try row.value("tx_hash"),
-            explorerUrl: try row.value("explorer_url"), fiatValue: try amount("fiat_value"), fromAddress: try row.value("from_address"),
-            nonce: try nonce(try row.value("nonce")), app: try AppMetadata(domain: nonEmpty(try row.value("app_domain")), uri: nonEmpty(try row.value("app_uri")), scheme: nonEmpty(try row.value("app_scheme"))),
-            method: try row.value("method"), details: details)
+            vaultId: try required(try row.value("vault_id"), "vault_id"),
+            chain: chain,
+            timestamp: Date(millis: try required(try row.value("timestamp_ms"), "timestamp_ms")),
+            txHash: try row.value("tx_hash"),
+            explorerUrl: try row.value("explorer_url"),
+            fiatValue: try amount("fiat_value"),
+            fromAddress: try row.value("from_address"),
+            nonce: try nonce(try row.value("nonce")),
+            app: try AppMetadata(
+                domain: nonEmpty(try row.value("app_domain")),
+                uri: nonEmpty(try row.value("app_uri")),
+                scheme: nonEmpty(try row.value("app_scheme"))
+            ),
+            method: try row.value("method"),
+            details: details
+        )
         if let id: String = try row.value("id"), id != facts.id.rawValue {
             throw LedgerError.invalidInput(field: "id", reason: "does not match the record's facts")
         }
@@ -169,28 +220,42 @@ enum RecordRow {
         if let status: String = try row.value("terminal_status"), let stamp = try stamp(row, "terminal") {
             let status = try TransactionStatus(parsing: status)
             guard status.isTerminal else {
-                throw LedgerError.invalidInput(field: "terminal_status", reason: "'\(status.rawValue)' is not confirmed or failed")
+                throw LedgerError.invalidInput(
+                    field: "terminal_status",
+                    reason: "'\(status.rawValue)' is not confirmed or failed"
+                )
             }
             // The same checks as a local status update: metadata fits the status and its limits.
-            let update = try StatusUpdate(status, confirmedAt: try instant("confirmed_at_ms"), failureReason: try row.value("failure_reason"))
-            terminal = Register(TerminalOutcome(status: status, confirmedAt: update.confirmedAt, failureReason: update.failureReason),
-                                stamp: stamp)
+            let update = try StatusUpdate(
+                status,
+                confirmedAt: try instant("confirmed_at_ms"),
+                failureReason: try row.value("failure_reason")
+            )
+            terminal = Register(
+                TerminalOutcome(status: status, confirmedAt: update.confirmedAt, failureReason: update.failureReason),
+                stamp: stamp
+            )
         }
         let state = RecordState(
             facts: Register(facts, stamp: try required(stamp(row, "facts"), "facts stamp")),
             status: StatusRegister(pending: try stamp(row, "pending"), terminal: terminal),
             lastCheckedAt: try instant("last_checked_at_ms"),
-            note: try stamp(row, "note").map { Register(try TextField.note.validate(try row.value("note"), field: "note"), stamp: $0) },
+            note: try stamp(row, "note").map {
+                Register(try TextField.note.validate(try row.value("note"), field: "note"), stamp: $0)
+            },
             labels: try stamp(row, "labels").map {
                 Register(try TransactionRecord.normalizedLabels(try decodeLabels(try row.value("labels"))), stamp: $0)
             },
-            hidden: try stamp(row, "hidden").map { Register(try flag(try row.value("hidden"), "hidden"), stamp: $0) })
+            hidden: try stamp(row, "hidden").map { Register(try flag(try row.value("hidden"), "hidden"), stamp: $0) }
+        )
         guard let newer = try row.value("newer_fields", as: Data.self) else { return state }
         return try state.attaching(try NewerFields(storedBytes: Array(newer)))
     }
 
     private static func stamp(_ row: RecordValues, _ register: String) throws -> Stamp? {
-        guard let time: Int64 = try row.value("\(register)_time"), let replica: Int64 = try row.value("\(register)_replica"), replica >= 0 else {
+        guard let time: Int64 = try row.value("\(register)_time"),
+            let replica: Int64 = try row.value("\(register)_replica"), replica >= 0
+        else {
             return nil
         }
         return try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: "\(register) stamp")
@@ -215,7 +280,8 @@ enum RecordRow {
     }
 
     private static func decodeLabels(_ text: String?) throws -> [String] {
-        guard let data = text?.data(using: .utf8), let labels = try? JSONDecoder().decode([String].self, from: data) else {
+        guard let data = text?.data(using: .utf8), let labels = try? JSONDecoder().decode([String].self, from: data)
+        else {
             throw LedgerError.invalidInput(field: "labels", reason: "is not a JSON array of strings")
         }
         return labels

@@ -4,21 +4,37 @@ import GRDB
 /// (Specs/folder-sync.md, "What a device remembers").
 extension RecordStore {
     func folderFiles(_ folder: String) throws -> [FolderFile] {
-        try Row.fetchAll(db, sql: "SELECT * FROM folder_file WHERE folder = ? ORDER BY name", arguments: [folder]).map { row in
+        try Row.fetchAll(db, sql: "SELECT * FROM folder_file WHERE folder = ? ORDER BY name", arguments: [folder]).map {
+            row in
             let origin: Int64 = row["origin"]
             guard origin >= 0 else {
-                throw LedgerError.unreadableDatabase(path: db.configuration.label ?? "", reason: "a folder file has a negative origin")
+                throw LedgerError.unreadableDatabase(
+                    path: db.configuration.label ?? "",
+                    reason: "a folder file has a negative origin"
+                )
             }
-            return FolderFile(name: row["name"], size: row["size"], vault: row["vault_id"], origin: ReplicaID(rawValue: origin),
-                              since: row["since_seq"], through: row["through_seq"], written: row["written"])
+            return FolderFile(
+                name: row["name"],
+                size: row["size"],
+                vault: row["vault_id"],
+                origin: ReplicaID(rawValue: origin),
+                since: row["since_seq"],
+                through: row["through_seq"],
+                written: row["written"]
+            )
         }
     }
 
     func rememberFolderFile(_ folder: String, _ file: FolderFile) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO folder_file (folder, name, size, vault_id, origin, since_seq, through_seq, written)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [folder, file.name, file.size, file.vault, file.origin.rawValue, file.since, file.through, file.written])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO folder_file (folder, name, size, vault_id, origin, since_seq, through_seq, written)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                folder, file.name, file.size, file.vault, file.origin.rawValue, file.since, file.through, file.written,
+            ]
+        )
     }
 
     func forgetFolderFiles(_ folder: String, names: [String]) throws {

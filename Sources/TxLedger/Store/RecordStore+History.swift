@@ -10,28 +10,41 @@ extension RecordStore {
         var states: [RecordState] = []
         try forEach(sql, arguments) { states.append($0) }
         let items = states.prefix(limit).map(\.record)
-        return Page(items: Array(items), nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil)
+        return Page(
+            items: Array(items),
+            nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil
+        )
     }
 
     /// The SQL of a page: the `record_by_*_time` indexes give its order, so it reads only the
     /// rows it returns plus those the filters skip (Specs/queries.md, "Indexes").
-    static func pageQuery(_ filter: HistoryFilter, after cursor: PageCursor?, limit: Int) -> (String, StatementArguments) {
+    static func pageQuery(
+        _ filter: HistoryFilter,
+        after cursor: PageCursor?,
+        limit: Int
+    ) -> (String, StatementArguments) {
         var conditions = HistoryConditions(filter)
         if let cursor {
             conditions.add("(record.timestamp_ms, record.id) < (?, ?)", [cursor.timestampMillis, cursor.id.rawValue])
         }
-        return ("""
+        return (
+            """
             SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(conditions.whereClause)
             ORDER BY record.timestamp_ms DESC, record.id DESC LIMIT ?
-            """, conditions.arguments + [limit])
+            """, conditions.arguments + [limit]
+        )
     }
 
     /// How many records match `filter` in each tab (its own tab ignored).
     func tabCounts(_ filter: HistoryFilter) throws -> HistoryTabCounts {
         let conditions = HistoryConditions(filter, byTab: false)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT record.kind, COUNT(*) FROM \(RecordRow.visibleSource) \(conditions.whereClause) GROUP BY record.kind
-            """, arguments: conditions.arguments)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT record.kind, COUNT(*) FROM \(RecordRow.visibleSource) \(conditions.whereClause) GROUP BY record.kind
+                """,
+            arguments: conditions.arguments
+        )
         var counts: [TransactionKind: Int] = [:]
         for row in rows {
             if let kind = TransactionKind(rawValue: row[0]) { counts[kind] = row[1] }
@@ -42,9 +55,12 @@ extension RecordStore {
     /// Calls `body` with every record matching `filter`, oldest first, one row at a time.
     func forEachRecord(matching filter: HistoryFilter, _ body: (TransactionRecord) throws -> Void) throws {
         let conditions = HistoryConditions(filter)
-        try forEach("""
+        try forEach(
+            """
             SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) \(conditions.whereClause)
             ORDER BY record.timestamp_ms, record.id
-            """, conditions.arguments) { try body($0.record) }
+            """,
+            conditions.arguments
+        ) { try body($0.record) }
     }
 }

@@ -17,8 +17,12 @@ extension RecordStore {
 
     /// The vault's clear watermark and the change sequence number that last changed it.
     func watermark(_ vault: String) throws -> (stamp: Stamp?, changeSeq: Int64) {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT cleared_time, cleared_replica, change_seq FROM vault WHERE id = ?"),
-                                         arguments: [vault]) else {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT cleared_time, cleared_replica, change_seq FROM vault WHERE id = ?"),
+                arguments: [vault]
+            )
+        else {
             return (nil, 0)
         }
         var stamp: Stamp?
@@ -44,39 +48,57 @@ extension RecordStore {
         let previous = try watermark(vault).stamp
         guard previous.map({ stamp > $0 }) ?? true else { return 0 }
         try ensureVault(vault)
-        try db.execute(sql: "UPDATE vault SET cleared_time = ?, cleared_replica = ?, change_seq = ? WHERE id = ?",
-                       arguments: [stamp.time, stamp.replica.rawValue, changeSeq, vault])
+        try db.execute(
+            sql: "UPDATE vault SET cleared_time = ?, cleared_replica = ?, change_seq = ? WHERE id = ?",
+            arguments: [stamp.time, stamp.replica.rawValue, changeSeq, vault]
+        )
         watermarks[vault] = stamp
         markChanged()
         let w: StatementArguments = [vault, stamp.time, stamp.replica.rawValue]
-        let cleared = try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM record WHERE vault_id = ? AND (facts_time, facts_replica) <= (?, ?)
-              AND (? IS NULL OR (facts_time, facts_replica) > (?, ?))
-            """, arguments: w + [previous?.time, previous?.time, previous?.replica.rawValue]) ?? 0
+        let cleared =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM record WHERE vault_id = ? AND (facts_time, facts_replica) <= (?, ?)
+                      AND (? IS NULL OR (facts_time, facts_replica) > (?, ?))
+                    """,
+                arguments: w + [previous?.time, previous?.time, previous?.replica.rawValue]
+            ) ?? 0
         let erasures = [
             ("pending", "pending_time = NULL, pending_replica = NULL"),
-            ("terminal", "terminal_status = NULL, confirmed_at_ms = NULL, failure_reason = NULL, terminal_time = NULL, terminal_replica = NULL"),
+            (
+                "terminal",
+                "terminal_status = NULL, confirmed_at_ms = NULL, failure_reason = NULL, terminal_time = NULL, terminal_replica = NULL"
+            ),
             ("note", "note = NULL, note_time = NULL, note_replica = NULL"),
             ("labels", "labels = NULL, labels_time = NULL, labels_replica = NULL"),
             ("hidden", "hidden = NULL, hidden_time = NULL, hidden_replica = NULL"),
             ("facts", "last_checked_at_ms = NULL"),
         ]
         for (register, assignments) in erasures {
-            try db.execute(sql: """
-                UPDATE record SET \(assignments), change_seq = ?
-                WHERE vault_id = ? AND newer_fields IS NULL AND (\(register)_time, \(register)_replica) <= (?, ?)
-                """, arguments: [changeSeq] + w)
+            try db.execute(
+                sql: """
+                    UPDATE record SET \(assignments), change_seq = ?
+                    WHERE vault_id = ? AND newer_fields IS NULL AND (\(register)_time, \(register)_replica) <= (?, ?)
+                    """,
+                arguments: [changeSeq] + w
+            )
         }
-        try db.execute(sql: """
-            DELETE FROM record WHERE vault_id = ? AND newer_fields IS NULL AND (facts_time, facts_replica) <= (?, ?)
-              AND pending_time IS NULL AND terminal_time IS NULL AND note_time IS NULL
-              AND labels_time IS NULL AND hidden_time IS NULL
-            """, arguments: w)
+        try db.execute(
+            sql: """
+                DELETE FROM record WHERE vault_id = ? AND newer_fields IS NULL AND (facts_time, facts_replica) <= (?, ?)
+                  AND pending_time IS NULL AND terminal_time IS NULL AND note_time IS NULL
+                  AND labels_time IS NULL AND hidden_time IS NULL
+                """,
+            arguments: w
+        )
         // Rows with a newer version's fields are cleared by the same rule in Swift
         // (`RecordState.filtered`): which fields go with a register depends on their numbers.
         var withNewerFields: [RecordState] = []
-        try forEach("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault_id = ? AND record.newer_fields IS NOT NULL",
-                    [vault]) { withNewerFields.append($0) }
+        try forEach(
+            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault_id = ? AND record.newer_fields IS NOT NULL",
+            [vault]
+        ) { withNewerFields.append($0) }
         for state in withNewerFields {
             if let kept = state.filtered(clearedThrough: stamp) {
                 if kept != state { try save(kept) }
@@ -92,39 +114,60 @@ extension RecordStore {
     /// For each replica: up to which of its change sequence numbers this replica holds its
     /// changes of `vault`, and the epoch of that change (`nil` if learned without epochs).
     func held(_ vault: String) throws -> [ReplicaID: (seq: Int64, epoch: EpochID?)] {
-        let rows = try Row.fetchAll(db, sql: "SELECT replica_id, have_seq, have_epoch FROM peer WHERE vault_id = ? AND have_seq > 0",
-                                    arguments: [vault])
-        return Dictionary(uniqueKeysWithValues: rows.map { row in
-            let epoch: Int64? = row["have_epoch"]
-            return (ReplicaID(rawValue: row["replica_id"]), (row["have_seq"], epoch.flatMap { $0 > 0 ? EpochID(rawValue: $0) : nil }))
-        })
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT replica_id, have_seq, have_epoch FROM peer WHERE vault_id = ? AND have_seq > 0",
+            arguments: [vault]
+        )
+        return Dictionary(
+            uniqueKeysWithValues: rows.map { row in
+                let epoch: Int64? = row["have_epoch"]
+                return (
+                    ReplicaID(rawValue: row["replica_id"]),
+                    (row["have_seq"], epoch.flatMap { $0 > 0 ? EpochID(rawValue: $0) : nil })
+                )
+            }
+        )
     }
 
     /// What this replica knows of `peer` for `vault`, or `nil` if it never heard of it.
     func peer(_ vault: String, _ peer: ReplicaID) throws -> PeerKnowledge? {
-        try Row.fetchOne(db, sql: "SELECT * FROM peer WHERE vault_id = ? AND replica_id = ?", arguments: [vault, peer.rawValue])
-            .map(PeerKnowledge.init(row:))
+        try Row.fetchOne(
+            db,
+            sql: "SELECT * FROM peer WHERE vault_id = ? AND replica_id = ?",
+            arguments: [vault, peer.rawValue]
+        )
+        .map(PeerKnowledge.init(row:))
     }
 
     /// Every peer this replica knows of for `vault`, by replica id.
     func peers(_ vault: String) throws -> [PeerKnowledge] {
-        try Row.fetchAll(db, sql: "SELECT * FROM peer WHERE vault_id = ? ORDER BY replica_id", arguments: [vault]).map(PeerKnowledge.init(row:))
+        try Row.fetchAll(db, sql: "SELECT * FROM peer WHERE vault_id = ? ORDER BY replica_id", arguments: [vault]).map(
+            PeerKnowledge.init(row:)
+        )
     }
 
     func save(_ knowledge: PeerKnowledge, vault: String) throws {
-        try db.execute(sql: """
-            INSERT INTO peer (vault_id, replica_id, have_seq, have_epoch, acked_seq, heard_at_ms) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (vault_id, replica_id) DO UPDATE SET have_seq = excluded.have_seq, have_epoch = excluded.have_epoch,
-              acked_seq = excluded.acked_seq, heard_at_ms = excluded.heard_at_ms
-            """, arguments: [vault, knowledge.replica.rawValue, knowledge.haveSeq, knowledge.haveEpoch?.rawValue,
-                             knowledge.ackedSeq, knowledge.heardAtMillis])
+        try db.execute(
+            sql: """
+                INSERT INTO peer (vault_id, replica_id, have_seq, have_epoch, acked_seq, heard_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (vault_id, replica_id) DO UPDATE SET have_seq = excluded.have_seq, have_epoch = excluded.have_epoch,
+                  acked_seq = excluded.acked_seq, heard_at_ms = excluded.heard_at_ms
+                """,
+            arguments: [
+                vault, knowledge.replica.rawValue, knowledge.haveSeq, knowledge.haveEpoch?.rawValue,
+                knowledge.ackedSeq, knowledge.heardAtMillis,
+            ]
+        )
     }
 
     /// Clears when `peer` was heard from, in `vault` or in every vault.
     /// - Returns: in how many vaults it is known.
     func forget(_ peer: ReplicaID, vault: String?) throws -> Int {
-        try db.execute(sql: "UPDATE peer SET heard_at_ms = NULL WHERE replica_id = ? AND (? IS NULL OR vault_id = ?)",
-                       arguments: [peer.rawValue, vault, vault])
+        try db.execute(
+            sql: "UPDATE peer SET heard_at_ms = NULL WHERE replica_id = ? AND (? IS NULL OR vault_id = ?)",
+            arguments: [peer.rawValue, vault, vault]
+        )
         return db.changesCount
     }
 
@@ -136,8 +179,11 @@ extension RecordStore {
     /// The least of this replica's change sequence numbers that every peer of `vault` heard
     /// from at or after `heardSince` holds (0 when there is none: a full export).
     func leastAcknowledged(_ vault: String, heardSince: Int64) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MIN(acked_seq) FROM peer WHERE vault_id = ? AND heard_at_ms >= ?",
-                           arguments: [vault, heardSince]) ?? 0
+        try Int64.fetchOne(
+            db,
+            sql: "SELECT MIN(acked_seq) FROM peer WHERE vault_id = ? AND heard_at_ms >= ?",
+            arguments: [vault, heardSince]
+        ) ?? 0
     }
 
     // MARK: - Epochs
@@ -145,18 +191,32 @@ extension RecordStore {
     /// This replica's epochs from the one holding change `seq` (from the first when `seq` is 0)
     /// to the current one, oldest first.
     func epochs(from seq: Int64) throws -> [Epoch] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, first_seq FROM epoch
-            WHERE first_seq >= COALESCE((SELECT MAX(first_seq) FROM epoch WHERE first_seq <= ?), 0)
-            ORDER BY first_seq
-            """, arguments: [seq]).map { Epoch(id: EpochID(rawValue: $0["id"]), firstSeq: $0["first_seq"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, first_seq FROM epoch
+                WHERE first_seq >= COALESCE((SELECT MAX(first_seq) FROM epoch WHERE first_seq <= ?), 0)
+                ORDER BY first_seq
+                """,
+            arguments: [seq]
+        ).map { Epoch(id: EpochID(rawValue: $0["id"]), firstSeq: $0["first_seq"]) }
     }
 
     /// Whether this replica numbered a change `seq` in `epoch` (and has made it: `seq ≤ made`).
     func issued(_ seq: Int64, in epoch: EpochID, made: Int64) throws -> Bool {
-        guard seq <= made, let first = try Int64.fetchOne(db, sql: "SELECT first_seq FROM epoch WHERE id = ?", arguments: [epoch.rawValue]),
-              seq >= first else { return false }
-        let next = try Int64.fetchOne(db, sql: "SELECT MIN(first_seq) FROM epoch WHERE first_seq > ?", arguments: [first])
+        guard seq <= made,
+            let first = try Int64.fetchOne(
+                db,
+                sql: "SELECT first_seq FROM epoch WHERE id = ?",
+                arguments: [epoch.rawValue]
+            ),
+            seq >= first
+        else { return false }
+        let next = try Int64.fetchOne(
+            db,
+            sql: "SELECT MIN(first_seq) FROM epoch WHERE first_seq > ?",
+            arguments: [first]
+        )
         return next.map { seq < $0 } ?? true
     }
 }

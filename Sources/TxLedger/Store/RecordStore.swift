@@ -50,9 +50,11 @@ final class RecordStore {
             case .insert:
                 return insert + " ON CONFLICT (id) DO NOTHING"
             case .upsert:
-                return insert + " ON CONFLICT (id) DO UPDATE SET " + allColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                return insert + " ON CONFLICT (id) DO UPDATE SET "
+                    + allColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             case .updateRegisters:
-                return "UPDATE record SET \((RecordRow.registerColumns + ["change_seq"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+                return
+                    "UPDATE record SET \((RecordRow.registerColumns + ["change_seq"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
             }
         }
     }
@@ -77,12 +79,16 @@ final class RecordStore {
 
     /// Writes the status, lastCheckedAt and annotation registers of an existing record.
     func updateRegisters(_ state: RecordState) throws {
-        try execute(.updateRegisters, RecordRow.registerValues(state) + [changeSeq.databaseValue, state.id.rawValue.databaseValue])
+        try execute(
+            .updateRegisters,
+            RecordRow.registerValues(state) + [changeSeq.databaseValue, state.id.rawValue.databaseValue]
+        )
         changed = true
     }
 
     private func rowValues(_ state: RecordState) throws -> [DatabaseValue] {
-        RecordRow.factValues(state.facts, appID: try appID(for: state.facts.value.app)) + RecordRow.registerValues(state)
+        RecordRow.factValues(state.facts, appID: try appID(for: state.facts.value.app))
+            + RecordRow.registerValues(state)
             + [changeSeq.databaseValue]
     }
 
@@ -99,7 +105,9 @@ final class RecordStore {
         try db.cachedStatement(sql: "INSERT INTO app (domain, uri, scheme) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
             .execute(arguments: key)
         let id = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM app WHERE domain = ? AND uri = ? AND scheme = ?"), arguments: key)!
+            db.cachedStatement(sql: "SELECT id FROM app WHERE domain = ? AND uri = ? AND scheme = ?"),
+            arguments: key
+        )!
         appIDs[app] = id
         return id
     }
@@ -108,9 +116,12 @@ final class RecordStore {
 
     /// The visible record with this id.
     func fetch(id: TransactionID) throws -> RecordState? {
-        try fetchAll("""
+        try fetchAll(
+            """
             SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) WHERE record.id = ? AND \(RecordRow.isVisible)
-            """, [id.rawValue]).first
+            """,
+            [id.rawValue]
+        ).first
     }
 
     /// The stored state with this id, visible or erased by a clear (for merges).
@@ -124,8 +135,10 @@ final class RecordStore {
         guard !ids.isEmpty else { return [:] }
         var states: [TransactionID: RecordState] = [:]
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        try forEach("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))",
-                    StatementArguments(ids.map(\.rawValue))) { states[$0.id] = $0 }
+        try forEach(
+            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))",
+            StatementArguments(ids.map(\.rawValue))
+        ) { states[$0.id] = $0 }
         return states
     }
 
@@ -139,24 +152,35 @@ final class RecordStore {
     /// Calls `body` with each stored state of `vault` changed after `since`, in id order,
     /// reading one row at a time.
     func forEachStored(vault: String, changedAfter since: Int64, _ body: (RecordState) throws -> Void) throws {
-        try forEach("""
+        try forEach(
+            """
             SELECT \(RecordRow.selection) FROM \(RecordRow.source)
             WHERE record.vault_id = ? AND record.change_seq > ? ORDER BY record.id
-            """, [vault, since], body)
+            """,
+            [vault, since],
+            body
+        )
     }
 
     /// How many stored states of `vault` changed after `since`.
     func countStored(vault: String, changedAfter since: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE vault_id = ? AND change_seq > ?", arguments: [vault, since]) ?? 0
+        try Int.fetchOne(
+            db,
+            sql: "SELECT COUNT(*) FROM record WHERE vault_id = ? AND change_seq > ?",
+            arguments: [vault, since]
+        ) ?? 0
     }
 
     /// Visible records whose hash equals one of `hashes` (the spellings a user may have typed).
     func fetch(hashes: [String]) throws -> [RecordState] {
         let marks = Array(repeating: "?", count: hashes.count).joined(separator: ", ")
-        return try fetchAll("""
+        return try fetchAll(
+            """
             SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource)
             WHERE record.tx_hash IN (\(marks)) AND \(RecordRow.isVisible) ORDER BY record.id
-            """, StatementArguments(hashes))
+            """,
+            StatementArguments(hashes)
+        )
     }
 
     private func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [RecordState] {

@@ -30,7 +30,9 @@ extension Statement {
                     }
                 }
             case let .blob(data):
-                _ = data.withUnsafeBytes { sqlite3_bind_blob(sqliteStatement, position, $0.baseAddress, Int32($0.count), Self.transient) }
+                _ = data.withUnsafeBytes {
+                    sqlite3_bind_blob(sqliteStatement, position, $0.baseAddress, Int32($0.count), Self.transient)
+                }
             }
         }
         try execute()

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,14 +23,17 @@ final class AtomicFile {
     init(path: String, sparing protected: [String] = []) throws(Failure) {
         self.path = path
         if let target = Self.identity(path, following: false),
-           protected.contains(where: { Self.identity($0, following: true).map { $0 == target } ?? false }) {
+            protected.contains(where: { Self.identity($0, following: true).map { $0 == target } ?? false })
+        {
             throw Failure(reason: "it is this ledger's own database file; choose another path")
         }
         let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent()
+        temporaryPath =
+            url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
         guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
-              let file = FileHandle(forWritingAtPath: temporaryPath) else {
+            let file = FileHandle(forWritingAtPath: temporaryPath)
+        else {
             throw Failure(reason: "its folder does not exist or is not writable")
         }
         self.file = file

@@ -23,7 +23,9 @@ struct FolderSyncScenario {
             let ledger = try Ledger(path: try files.freshLedger("device-\(device).sqlite"))
             let workload = Workload(vault: "main", count: sizes.single, salt: 100 + UInt64(device))
             for start in stride(from: 0, to: sizes.single, by: BenchSizes.recordsPerBatch) {
-                try await ledger.record(try (start..<min(start + BenchSizes.recordsPerBatch, sizes.single)).map(workload.record))
+                try await ledger.record(
+                    try (start..<min(start + BenchSizes.recordsPerBatch, sizes.single)).map(workload.record)
+                )
             }
             ledgers.append(ledger)
         }
@@ -37,32 +39,58 @@ struct FolderSyncScenario {
             guard rounds < 6 else { throw BenchFailure(description: "folder: the devices did not settle in 6 rounds") }
         }
         let total = Self.devices * sizes.single
-        for ledger in ledgers where try await ledger.tabCounts(HistoryFilter(vault: "main", includeHidden: true)).overview != total {
+        for ledger in ledgers
+        where try await ledger.tabCounts(HistoryFilter(vault: "main", includeHidden: true)).overview != total {
             throw BenchFailure(description: "folder: a device does not hold all \(total) records")
         }
 
         let full = files.path("full.txb")
-        let fullBytes = try await ledgers[0].exportBundle(vault: "main", to: full, secret: secret, scope: .full).byteCount
+        let fullBytes = try await ledgers[0].exportBundle(vault: "main", to: full, secret: secret, scope: .full)
+            .byteCount
         let reading = try Ledger(path: try files.freshLedger("reader.sqlite"))
         let readFull = try await Stopwatch.seconds { _ = try await reading.importBundle(at: full, secret: secret) }
-        let quiet = try await Stopwatch.median(runs: 5) { _ = try await ledgers[1].sync(folder: folder, secret: secret) }
-        report.add("folder.sync.nothing_new", .cost(quiet, unit: "s", baseline: readFull, name: "importing one device's full bundle"))
+        let quiet = try await Stopwatch.median(runs: 5) {
+            _ = try await ledgers[1].sync(folder: folder, secret: secret)
+        }
+        report.add(
+            "folder.sync.nothing_new",
+            .cost(quiet, unit: "s", baseline: readFull, name: "importing one device's full bundle")
+        )
 
         try await ledgers[0].record(try (0..<10).map(Workload(vault: "main", count: 10, salt: 999).record))
         let write = try await Stopwatch.seconds { _ = try await ledgers[0].sync(folder: folder, secret: secret) }
         let read = try await Stopwatch.seconds { _ = try await ledgers[1].sync(folder: folder, secret: secret) }
         let delta = files.path("delta.txb")
         let byHand = try await Stopwatch.seconds {
-            _ = try await ledgers[0].exportBundle(vault: "main", to: delta, secret: secret, scope: .forPeer(ledgers[1].replicaID))
+            _ = try await ledgers[0].exportBundle(
+                vault: "main",
+                to: delta,
+                secret: secret,
+                scope: .forPeer(ledgers[1].replicaID)
+            )
             _ = try await ledgers[1].importBundle(at: delta, secret: secret)
         }
-        report.add("folder.sync.write_10", .cost(write, unit: "s", baseline: byHand, name: "export + import of the delta by hand"))
-        report.add("folder.sync.read_10", .cost(read, unit: "s", baseline: byHand, name: "export + import of the delta by hand"))
+        report.add(
+            "folder.sync.write_10",
+            .cost(write, unit: "s", baseline: byHand, name: "export + import of the delta by hand")
+        )
+        report.add(
+            "folder.sync.read_10",
+            .cost(read, unit: "s", baseline: byHand, name: "export + import of the delta by hand")
+        )
 
         let bytes = try FileManager.default.contentsOfDirectory(atPath: folder).reduce(0) { sum, name in
             sum + ((try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
         }
-        report.add("folder.bytes", .cost(Double(bytes), unit: "B", baseline: Double(Self.devices * fullBytes), name: "one full bundle per device"))
+        report.add(
+            "folder.bytes",
+            .cost(
+                Double(bytes),
+                unit: "B",
+                baseline: Double(Self.devices * fullBytes),
+                name: "one full bundle per device"
+            )
+        )
         try? FileManager.default.removeItem(atPath: folder)
         for device in 0..<Self.devices { files.remove("device-\(device).sqlite") }
         files.remove("reader.sqlite")

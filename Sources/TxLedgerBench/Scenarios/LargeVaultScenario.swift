@@ -16,10 +16,14 @@ struct LargeVaultScenario {
         let x = try Ledger(path: path)
         let building = try await Stopwatch.seconds {
             for start in stride(from: 0, to: sizes.large, by: BenchSizes.recordsPerBatch) {
-                try await x.record(try (start..<min(start + BenchSizes.recordsPerBatch, sizes.large)).map(workload.record))
+                try await x.record(
+                    try (start..<min(start + BenchSizes.recordsPerBatch, sizes.large)).map(workload.record)
+                )
             }
         }
-        print("    (built a \(sizes.large)-record vault in \(String(format: "%.1f", building)) s, making the records included)")
+        print(
+            "    (built a \(sizes.large)-record vault in \(String(format: "%.1f", building)) s, making the records included)"
+        )
         try await QueryScenario(sizes: sizes, report: report).run(x, vault: workload.vault)
 
         // A peer that imports everything, in a process of its own so that its peak memory is the import's.
@@ -29,11 +33,16 @@ struct LargeVaultScenario {
         try key.write(toNewFile: keyFile)
         let secret = BundleSecret.syncKey(key)
         let full = files.path("x.bundle")
-        let export = try await Stopwatch.seconds { _ = try await x.exportBundle(vault: workload.vault, to: full, secret: secret, scope: .full) }
+        let export = try await Stopwatch.seconds {
+            _ = try await x.exportBundle(vault: workload.vault, to: full, secret: secret, scope: .full)
+        }
         report.add("bundle.export.1m", .cost(export, unit: "s"))
         let peerPath = try files.freshLedger("y.sqlite")
         let peak = try ImportPeak.measure(ledger: peerPath, bundle: full, keyFile: keyFile)
-        report.add("memory.import.1m_mb", .cost(peak.peakMB, unit: "MB", baseline: peak.beforeMB, name: "the same process before the import"))
+        report.add(
+            "memory.import.1m_mb",
+            .cost(peak.peakMB, unit: "MB", baseline: peak.beforeMB, name: "the same process before the import")
+        )
         report.add("bundle.import.1m", .cost(peak.seconds, unit: "s"))
 
         // The peer answers (its delta for this replica says what it holds), then 10 records change here.
@@ -48,7 +57,12 @@ struct LargeVaultScenario {
         let delta = files.path("delta.bundle")
         var info: BundleInfo?
         let seconds = try await Stopwatch.median(runs: 11) {
-            info = try await x.exportBundle(vault: workload.vault, to: delta, secret: secret, scope: .forPeer(y.replicaID))
+            info = try await x.exportBundle(
+                vault: workload.vault,
+                to: delta,
+                secret: secret,
+                scope: .forPeer(y.replicaID)
+            )
         }
         guard info?.recordCount == 10 else {
             throw BenchFailure(description: "the delta holds \(info?.recordCount ?? 0) records, not 10")

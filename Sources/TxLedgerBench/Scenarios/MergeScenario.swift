@@ -19,7 +19,9 @@ struct MergeScenario {
             let indexes = Array(0..<half) + Array(sizes.batch..<(sizes.batch + half))
             for start in stride(from: 0, to: indexes.count, by: BenchSizes.recordsPerBatch) {
                 let records = try indexes[start..<min(start + BenchSizes.recordsPerBatch, indexes.count)].map { i in
-                    i < half ? try workload.record(i, status: failed, note: "checked on the laptop #\(i)") : try workload.record(i)
+                    i < half
+                        ? try workload.record(i, status: failed, note: "checked on the laptop #\(i)")
+                        : try workload.record(i)
                 }
                 try await b.record(records)
             }
@@ -34,11 +36,20 @@ struct MergeScenario {
             seconds = try await Stopwatch.seconds { merged = try await a.merge(changes) }
         }
         guard merged.recordsAdded == sizes.batch - half, merged.recordsChanged == half else {
-            throw BenchFailure(description: "merge.100k: expected \(sizes.batch - half) added and \(half) changed, got \(merged.recordsAdded) and \(merged.recordsChanged)")
+            throw BenchFailure(
+                description:
+                    "merge.100k: expected \(sizes.batch - half) added and \(half) changed, got \(merged.recordsAdded) and \(merged.recordsChanged)"
+            )
         }
-        let raw = try await RawBaseline.seconds(copying: replicaB, into: try files.copy(replicaA, to: "raw-merge.sqlite"), .upsert)
+        let raw = try await RawBaseline.seconds(
+            copying: replicaB,
+            into: try files.copy(replicaA, to: "raw-merge.sqlite"),
+            .upsert
+        )
         report.add("merge.100k", .cost(seconds, unit: "s", baseline: raw, name: "raw upsert, 1 transaction"))
-        print("    (\(merged.recordsAdded) added, \(merged.recordsChanged) changed, \(merged.conflicts.count) conflicts resolved)")
+        print(
+            "    (\(merged.recordsAdded) added, \(merged.recordsChanged) changed, \(merged.conflicts.count) conflicts resolved)"
+        )
         for name in ["b.sqlite", "merge.sqlite", "raw-merge.sqlite"] { files.remove(name) }
     }
 }

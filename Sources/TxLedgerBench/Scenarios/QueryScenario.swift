@@ -24,7 +24,12 @@ struct QueryScenario {
         try await measure("query.pending.1m", ledger, overview.inProgress)
     }
 
-    private func measure(_ name: String, _ ledger: Ledger, _ filter: HistoryFilter, after cursor: PageCursor? = nil) async throws {
+    private func measure(
+        _ name: String,
+        _ ledger: Ledger,
+        _ filter: HistoryFilter,
+        after cursor: PageCursor? = nil
+    ) async throws {
         var count = 0
         let seconds = try await Stopwatch.median(runs: Self.runs) {
             count = try await ledger.list(filter, limit: 50, after: cursor).items.count

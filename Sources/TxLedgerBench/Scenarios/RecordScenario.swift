@@ -12,16 +12,38 @@ struct RecordScenario {
     func run(workload: Workload) async throws -> String {
         let path = try files.freshLedger("a.sqlite")
         let batch = try await recordSeconds(workload, count: sizes.batch, at: path, perCall: BenchSizes.recordsPerBatch)
-        let rawBatch = try await RawBaseline.seconds(copying: path, into: try files.freshLedger("raw-batch.sqlite"), .insert)
-        report.add("record.batch", .rate(Double(sizes.batch) / batch, unit: "records/s", baseline: Double(sizes.batch) / rawBatch,
-                                         name: "raw INSERT, 1 transaction"))
+        let rawBatch = try await RawBaseline.seconds(
+            copying: path,
+            into: try files.freshLedger("raw-batch.sqlite"),
+            .insert
+        )
+        report.add(
+            "record.batch",
+            .rate(
+                Double(sizes.batch) / batch,
+                unit: "records/s",
+                baseline: Double(sizes.batch) / rawBatch,
+                name: "raw INSERT, 1 transaction"
+            )
+        )
 
         let single = Workload(vault: "single", count: sizes.single, salt: 1)
         let singlePath = try files.freshLedger("single.sqlite")
         let one = try await recordSeconds(single, count: sizes.single, at: singlePath, perCall: 1)
-        let rawOne = try await RawBaseline.seconds(copying: singlePath, into: try files.freshLedger("raw-single.sqlite"), .insertEach)
-        report.add("record.single", .rate(Double(sizes.single) / one, unit: "records/s", baseline: Double(sizes.single) / rawOne,
-                                          name: "raw INSERT, 1 transaction each"))
+        let rawOne = try await RawBaseline.seconds(
+            copying: singlePath,
+            into: try files.freshLedger("raw-single.sqlite"),
+            .insertEach
+        )
+        report.add(
+            "record.single",
+            .rate(
+                Double(sizes.single) / one,
+                unit: "records/s",
+                baseline: Double(sizes.single) / rawOne,
+                name: "raw INSERT, 1 transaction each"
+            )
+        )
         files.remove("raw-batch.sqlite")
         files.remove("raw-single.sqlite")
         files.remove("single.sqlite")

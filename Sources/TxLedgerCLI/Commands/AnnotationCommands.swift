@@ -3,7 +3,9 @@ import TxLedger
 
 struct NoteCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "note", abstract: "Set the note of a transaction (an empty TEXT removes it).")
+        commandName: "note",
+        abstract: "Set the note of a transaction (an empty TEXT removes it)."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "Record id or transaction hash.") var idOrHash: String
@@ -18,7 +20,9 @@ struct NoteCommand: LedgerCommand {
 
 struct LabelCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "label", abstract: "Replace the labels of a transaction (none removes them all).")
+        commandName: "label",
+        abstract: "Replace the labels of a transaction (none removes them all)."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "Record id or transaction hash.") var idOrHash: String
@@ -47,7 +51,9 @@ extension VisibilityCommand {
 
 struct HideCommand: VisibilityCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hide", abstract: "Hide a transaction from listings (list --include-hidden still shows it).")
+        commandName: "hide",
+        abstract: "Hide a transaction from listings (list --include-hidden still shows it)."
+    )
     static let hides = true
 
     @ParentCommand var root: TxLedgerCommand

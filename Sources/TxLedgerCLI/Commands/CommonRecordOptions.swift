@@ -5,7 +5,8 @@ import TxLedger
 /// The options every `record` subcommand takes: the facts common to all kinds.
 struct CommonRecordOptions: ParsableArguments {
     @Option(help: "Vault the transaction belongs to.") var vault: String
-    @Option(help: "Chain: a name (ethereum, bitcoin, solana...), eip155:<id>, 0x<hex id> or custom:<name>.") var chain: String
+    @Option(help: "Chain: a name (ethereum, bitcoin, solana...), eip155:<id>, 0x<hex id> or custom:<name>.") var chain:
+        String
     @Option(help: ArgumentHelp("Broadcast time, ISO 8601 (default: now).", valueName: "iso8601")) var at: String?
     @Option(help: "USD value at broadcast, a decimal.") var fiat: String?
     @Option(name: .customLong("from"), help: "Sender address.") var fromAddress: String?
@@ -16,11 +17,17 @@ struct CommonRecordOptions: ParsableArguments {
 
     func facts(hash: String?, nonce: UInt64? = nil, details: TransactionDetails) throws -> TransactionFacts {
         try TransactionFacts(
-            vaultId: vault, chain: try Chain(parsing: chain),
+            vaultId: vault,
+            chain: try Chain(parsing: chain),
             timestamp: try at.map { try ISO8601.date(from: $0, field: "at") } ?? Date(),
-            txHash: hash, fiatValue: try fiat.map { try DecimalAmount($0, field: "fiat") },
-            fromAddress: fromAddress, nonce: nonce, app: try AppMetadata(domain: appDomain, uri: appUri, scheme: appScheme),
-            method: method, details: details)
+            txHash: hash,
+            fiatValue: try fiat.map { try DecimalAmount($0, field: "fiat") },
+            fromAddress: fromAddress,
+            nonce: nonce,
+            app: try AppMetadata(domain: appDomain, uri: appUri, scheme: appScheme),
+            method: method,
+            details: details
+        )
     }
 }
 
@@ -28,7 +35,8 @@ struct CommonRecordOptions: ParsableArguments {
 func report(_ result: (record: TransactionRecord, outcome: RecordOutcome)) {
     switch result.outcome {
     case .recorded: print("recorded \(result.record.id)")
-    case .alreadyRecorded(statusAdvanced: true): print("already recorded \(result.record.id); status advanced to \(result.record.status.rawValue)")
+    case .alreadyRecorded(statusAdvanced: true):
+        print("already recorded \(result.record.id); status advanced to \(result.record.status.rawValue)")
     case .alreadyRecorded(statusAdvanced: false): print("already recorded \(result.record.id)")
     }
 }

@@ -5,12 +5,14 @@ extension CSVFormat: ExpressibleByArgument {}
 
 struct ExportCSVCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export-csv", abstract: "Write a vault's history as a CSV file: every field, or a tax tool's import format.",
+        commandName: "export-csv",
+        abstract: "Write a vault's history as a CSV file: every field, or a tax tool's import format.",
         discussion: """
             RFC 4180, oldest first; columns in Specs/queries.md. --format koinly writes Koinly's \
             universal template, --format cointracker CoinTracker's import format. The file \
             appears only once complete; an existing one is replaced.
-            """)
+            """
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "The vault to export.") var vault: String

@@ -10,7 +10,8 @@ struct ExportCommand: LedgerCommand {
             horizon has not acknowledged yet (everything if there is none); --full takes \
             everything, --for-peer what one replica lacks. The file appears only once complete; \
             an existing one is replaced.
-            """)
+            """
+    )
 
     enum Cost: String, ExpressibleByArgument, CaseIterable {
         case interactive, moderate, sensitive
@@ -29,11 +30,20 @@ struct ExportCommand: LedgerCommand {
     @Option(help: ArgumentHelp("The bundle file to write.", valueName: "file")) var out: String
     @OptionGroup var secretOptions: SecretOptions
     @Flag(help: "Export everything this ledger holds of the vault.") var full = false
-    @Option(name: .customLong("for-peer"), help: ArgumentHelp("Export what this replica (16 hex digits) lacks.", valueName: "replica"))
+    @Option(
+        name: .customLong("for-peer"),
+        help: ArgumentHelp("Export what this replica (16 hex digits) lacks.", valueName: "replica")
+    )
     var forPeer: String?
-    @Option(name: .customLong("kdf"), help: "Argon2id cost with a passphrase: interactive, moderate (default) or sensitive.")
+    @Option(
+        name: .customLong("kdf"),
+        help: "Argon2id cost with a passphrase: interactive, moderate (default) or sensitive."
+    )
     var cost: Cost = .moderate
-    @Option(name: .customLong("peer-horizon"), help: ArgumentHelp("Wait only for peers heard from within this many days (default 30).", valueName: "days"))
+    @Option(
+        name: .customLong("peer-horizon"),
+        help: ArgumentHelp("Wait only for peers heard from within this many days (default 30).", valueName: "days")
+    )
     var peerHorizon: Int?
     @Flag(help: "Print what was written as JSON.") var json = false
 
@@ -45,17 +55,30 @@ struct ExportCommand: LedgerCommand {
 
     func validate() throws {
         if full && forPeer != nil { throw ValidationError("give --full or --for-peer, not both") }
-        if let peerHorizon, !(0...36_500).contains(peerHorizon) { throw ValidationError("--peer-horizon takes a number of days from 0 to 36500") }
+        if let peerHorizon, !(0...36_500).contains(peerHorizon) {
+            throw ValidationError("--peer-horizon takes a number of days from 0 to 36500")
+        }
         if let forPeer, ReplicaID(hex: forPeer) == nil {
             throw ValidationError("--for-peer takes a replica id of 16 hex digits, as `txledger init` prints it")
         }
     }
 
     func run(on ledger: Ledger) async throws {
-        let scope: ExportScope = full ? .full : forPeer.flatMap(ReplicaID.init(hex:)).map(ExportScope.forPeer) ?? .knownPeers
+        let scope: ExportScope =
+            full ? .full : forPeer.flatMap(ReplicaID.init(hex:)).map(ExportScope.forPeer) ?? .knownPeers
         let secret = try secretOptions.requiredSecret(confirm: true)
-        let info = try await ledger.exportBundle(vault: vault, to: out, secret: secret, scope: scope,
-                                                 passphraseCost: cost.value, progress: ProgressLine.reporter())
-        print(json ? try JSONOutput.string(BundleInfoOutput(path: out, info: info)) : BundleInfoOutput(path: out, info: info).text)
+        let info = try await ledger.exportBundle(
+            vault: vault,
+            to: out,
+            secret: secret,
+            scope: scope,
+            passphraseCost: cost.value,
+            progress: ProgressLine.reporter()
+        )
+        print(
+            json
+                ? try JSONOutput.string(BundleInfoOutput(path: out, info: info))
+                : BundleInfoOutput(path: out, info: info).text
+        )
     }
 }

@@ -5,7 +5,9 @@ struct ImportCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Merge an encrypted bundle into this ledger.",
-        discussion: "The whole bundle is decrypted and checked before anything is written; then it is merged in one transaction. Importing it again changes nothing.")
+        discussion:
+            "The whole bundle is decrypted and checked before anything is written; then it is merged in one transaction. Importing it again changes nothing."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "The bundle file.") var file: String

@@ -3,7 +3,9 @@ import TxLedger
 
 struct InitCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "init", abstract: "Create the ledger file (or open an existing one) and print its path and replica id.")
+        commandName: "init",
+        abstract: "Create the ledger file (or open an existing one) and print its path and replica id."
+    )
 
     @ParentCommand var root: TxLedgerCommand
 

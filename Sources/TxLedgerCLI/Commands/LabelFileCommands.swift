@@ -3,8 +3,10 @@ import TxLedger
 
 struct ExportLabelsCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export-labels", abstract: "Write a vault's notes as a BIP-329 label file (for Sparrow, BTCPay...).",
-        discussion: "JSON Lines; only transactions on Bitcoin-like chains have a BIP-329 form (Specs/labels.md).")
+        commandName: "export-labels",
+        abstract: "Write a vault's notes as a BIP-329 label file (for Sparrow, BTCPay...).",
+        discussion: "JSON Lines; only transactions on Bitcoin-like chains have a BIP-329 form (Specs/labels.md)."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "The vault to export.") var vault: String
@@ -18,8 +20,11 @@ struct ExportLabelsCommand: LedgerCommand {
 
 struct ImportLabelsCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import-labels", abstract: "Apply a BIP-329 label file's transaction labels as notes.",
-        discussion: "A malformed file is refused whole and changes nothing; lines of what TxLedger does not store are ignored (Specs/labels.md).")
+        commandName: "import-labels",
+        abstract: "Apply a BIP-329 label file's transaction labels as notes.",
+        discussion:
+            "A malformed file is refused whole and changes nothing; lines of what TxLedger does not store are ignored (Specs/labels.md)."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "The BIP-329 file (JSON Lines).") var file: String
@@ -31,7 +36,9 @@ struct ImportLabelsCommand: LedgerCommand {
         if json {
             print(try JSONOutput.string(done))
         } else {
-            print("applied \(done.applied), unchanged \(done.unchanged), unmatched \(done.unmatched), ignored \(done.ignored)")
+            print(
+                "applied \(done.applied), unchanged \(done.unchanged), unmatched \(done.unmatched), ignored \(done.ignored)"
+            )
         }
     }
 }

@@ -4,13 +4,15 @@ import TxLedger
 
 struct ListCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List transactions: in progress first, then by day, newest first.",
+        commandName: "list",
+        abstract: "List transactions: in progress first, then by day, newest first.",
         discussion: """
             For people: counts per tab, an "In progress" section, then completed transactions under \
             day headers in the local time zone; --cursor continues the completed list. \
             --json prints {"items": [...], "nextCursor": null|string}, every status newest first; \
             pass nextCursor to --cursor for the next page.
-            """)
+            """
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "Only this vault (default: every vault).") var vault: String?
@@ -50,6 +52,6 @@ private struct ListJSON: Encodable {
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(items, forKey: .items)
-        try c.encode(nextCursor, forKey: .nextCursor) // null on the last page, not omitted
+        try c.encode(nextCursor, forKey: .nextCursor)  // null on the last page, not omitted
     }
 }

@@ -6,7 +6,9 @@ struct MergeCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Merge every vault of another replica's ledger file into this one.",
-        discussion: "The other file is opened read-only and never modified. The merge is one transaction; running it again changes nothing.")
+        discussion:
+            "The other file is opened read-only and never modified. The merge is one transaction; running it again changes nothing."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "The other replica's ledger file.") var other: String
@@ -34,7 +36,8 @@ struct MergeCommand: LedgerCommand {
 struct ClearCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
-        abstract: "Clear a vault's history here and, through merges, on every replica; what is recorded later is kept.")
+        abstract: "Clear a vault's history here and, through merges, on every replica; what is recorded later is kept."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "The vault to clear.") var vault: String

@@ -5,11 +5,13 @@ import TxLedger
 struct PeersCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
         commandName: "peers",
-        abstract: "List the replicas this ledger knows per vault, and which of them hold the default export's deltas back.",
+        abstract:
+            "List the replicas this ledger knows per vault, and which of them hold the default export's deltas back.",
         discussion: """
             A peer heard from within the peer horizon (30 days) is awaited: the default export \
             holds what it lacks. `txledger forget REPLICA` stops waiting for a lost device.
-            """)
+            """
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "Only this vault.") var vault: String?
@@ -49,7 +51,8 @@ struct PeersCommand: LedgerCommand {
         var text: String {
             let heard = lastHeard.map { "heard \($0)" } ?? "never heard from directly (or forgotten)"
             let state = holdingBack ? "holding deltas back" : awaited ? "awaited" : "not awaited"
-            return "\(vault) \(replica) \(heard), holds ours through #\(holdsOursThrough), we hold its through #\(heldThrough), \(state)"
+            return
+                "\(vault) \(replica) \(heard), holds ours through #\(holdsOursThrough), we hold its through #\(heldThrough), \(state)"
         }
     }
 }

@@ -6,8 +6,10 @@ struct RecordCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record a send, a swap or a signature, or records in JSON.",
-        discussion: "`txledger record --json FILE` (or - for stdin) takes one record or an array, in the shape `list --json` prints; all of them are written in one transaction, or none.",
-        subcommands: [RecordSendCommand.self, RecordSwapCommand.self, RecordSignatureCommand.self])
+        discussion:
+            "`txledger record --json FILE` (or - for stdin) takes one record or an array, in the shape `list --json` prints; all of them are written in one transaction, or none.",
+        subcommands: [RecordSendCommand.self, RecordSwapCommand.self, RecordSignatureCommand.self]
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: ArgumentHelp("Records in JSON, from a file or - for standard input.", valueName: "file"))
@@ -15,17 +17,23 @@ struct RecordCommand: LedgerCommand {
 
     func run(on ledger: Ledger) async throws {
         guard let json else {
-            throw ValidationError("give --json FILE (or - for standard input), or use record send, record swap or record signature")
+            throw ValidationError(
+                "give --json FILE (or - for standard input), or use record send, record swap or record signature"
+            )
         }
         let data: Data
         do {
-            data = json == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: json))
+            data =
+                json == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: json))
         } catch {
             throw LedgerError.invalidInput(field: "--json", reason: "cannot read '\(json)'")
         }
         let records = try RecordJSONInput.decode(data)
         let summary = try await ledger.record(records)
-        print("recorded \(summary.recorded), already present \(summary.alreadyRecorded) (status advanced on \(summary.statusAdvanced))")
+        print(
+            "recorded \(summary.recorded), already present \(summary.alreadyRecorded) (status advanced on \(summary.statusAdvanced))"
+        )
     }
 }
 
@@ -47,10 +55,18 @@ struct RecordSendCommand: LedgerCommand {
 
     func run(on ledger: Ledger) async throws {
         let details = try SendDetails(
-            toAddress: toAddress, amount: try DecimalAmount(amount, field: "amount"),
+            toAddress: toAddress,
+            amount: try DecimalAmount(amount, field: "amount"),
             token: try Token(symbol: token, contract: tokenContract, decimals: tokenDecimals),
-            tokenLogo: tokenLogo, feeEstimate: try fee.map { try DecimalAmount($0, field: "fee") }, memo: memo)
-        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: hash, nonce: nonce, details: .send(details)))))
+            tokenLogo: tokenLogo,
+            feeEstimate: try fee.map { try DecimalAmount($0, field: "fee") },
+            memo: memo
+        )
+        report(
+            try await ledger.record(
+                try TransactionRecord(facts: try common.facts(hash: hash, nonce: nonce, details: .send(details)))
+            )
+        )
     }
 }
 
@@ -74,18 +90,28 @@ struct RecordSwapCommand: LedgerCommand {
         let chain = try Chain(parsing: common.chain)
         let details = try SwapDetails(
             fromToken: try Token(symbol: fromToken, field: "from token"),
-            fromAmount: try DecimalAmount(fromAmount, field: "from amount"), fromChain: chain,
+            fromAmount: try DecimalAmount(fromAmount, field: "from amount"),
+            fromChain: chain,
             toToken: try Token(symbol: toToken, field: "to token"),
             toAmount: try DecimalAmount(toAmount, field: "to amount"),
             minimumPayout: try minPayout.map { try DecimalAmount($0, field: "min payout") },
-            toChain: try toChain.map(Chain.init(parsing:)), provider: try SwapProvider(provider), route: route)
-        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: hash, nonce: nonce, details: .swap(details)))))
+            toChain: try toChain.map(Chain.init(parsing:)),
+            provider: try SwapProvider(provider),
+            route: route
+        )
+        report(
+            try await ledger.record(
+                try TransactionRecord(facts: try common.facts(hash: hash, nonce: nonce, details: .swap(details)))
+            )
+        )
     }
 }
 
 struct RecordSignatureCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "signature", abstract: "Record a signature request (--method personal_sign, eth_signTypedData_v4, ...).")
+        commandName: "signature",
+        abstract: "Record a signature request (--method personal_sign, eth_signTypedData_v4, ...)."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @OptionGroup var common: CommonRecordOptions
@@ -94,6 +120,10 @@ struct RecordSignatureCommand: LedgerCommand {
 
     func run(on ledger: Ledger) async throws {
         let details = try SignatureDetails(message: message, signature: signature)
-        report(try await ledger.record(try TransactionRecord(facts: try common.facts(hash: nil, details: .signature(details)))))
+        report(
+            try await ledger.record(
+                try TransactionRecord(facts: try common.facts(hash: nil, details: .signature(details)))
+            )
+        )
     }
 }

@@ -4,7 +4,8 @@ import TxLedger
 
 struct RefreshCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "refresh", abstract: "Check pending transactions against chain endpoints.",
+        commandName: "refresh",
+        abstract: "Check pending transactions against chain endpoints.",
         discussion: """
             One pass by default: prints what changed, what is still pending and what could not be \
             checked. With --watch, polls on the cadence of Specs/status-tracking.md and prints \
@@ -12,13 +13,20 @@ struct RefreshCommand: LedgerCommand {
             Endpoints are CHAIN=URL: an EVM JSON-RPC URL for EVM chains, an Esplora base URL for \
             bitcoin-like chains, a Solana RPC URL, a Cosmos REST URL, and thorchain= / mayachain= \
             node URLs for those swaps. Example: txledger refresh --endpoint ethereum=http://127.0.0.1:8545
-            """)
+            """
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Option(help: "Only this vault's transactions (default: every vault).") var vault: String?
-    @Option(name: .customLong("endpoint"), help: ArgumentHelp("An endpoint, CHAIN=URL; repeatable.", valueName: "chain=url"))
+    @Option(
+        name: .customLong("endpoint"),
+        help: ArgumentHelp("An endpoint, CHAIN=URL; repeatable.", valueName: "chain=url")
+    )
     var endpoints: [String] = []
-    @Option(name: .customLong("endpoints"), help: ArgumentHelp("A file of CHAIN=URL lines (# comments).", valueName: "file"))
+    @Option(
+        name: .customLong("endpoints"),
+        help: ArgumentHelp("A file of CHAIN=URL lines (# comments).", valueName: "file")
+    )
     var endpointsFile: String?
     @Flag(help: "Keep polling until nothing is pending.") var watch = false
     @Flag(help: "JSON for scripts (with --watch: one line per pass).") var json = false

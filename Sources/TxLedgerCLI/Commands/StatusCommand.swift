@@ -4,7 +4,8 @@ import TxLedger
 struct StatusCommand: LedgerCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Move a transaction's status: broadcasted -> pending -> confirmed | failed (never back).")
+        abstract: "Move a transaction's status: broadcasted -> pending -> confirmed | failed (never back)."
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "Record id or transaction hash.") var idOrHash: String
@@ -16,7 +17,8 @@ struct StatusCommand: LedgerCommand {
         let update = try StatusUpdate(
             try TransactionStatus(parsing: state),
             confirmedAt: try at.map { try ISO8601.date(from: $0, field: "at") },
-            failureReason: reason)
+            failureReason: reason
+        )
         let record = try await ledger.resolve(idOrHash)
         let result = try await ledger.updateStatus(record.id, to: update)
         switch result.refusal {

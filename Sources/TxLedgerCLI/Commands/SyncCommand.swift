@@ -12,12 +12,16 @@ struct SyncCommand: LedgerCommand {
             reads the others' new files; a new device gets everything, a lost one holds nothing \
             back. Files it cannot use (conflict copies, uploads in progress, another secret's \
             files) are skipped with a warning. See Specs/folder-sync.md.
-            """)
+            """
+    )
 
     @ParentCommand var root: TxLedgerCommand
     @Argument(help: "The shared folder.") var folder: String
     @OptionGroup var secretOptions: SecretOptions
-    @Option(name: .customLong("vault"), help: "Sync only this vault (repeatable). Default: every vault of the ledger and of the folder.")
+    @Option(
+        name: .customLong("vault"),
+        help: "Sync only this vault (repeatable). Default: every vault of the ledger and of the folder."
+    )
     var vaults: [String] = []
     @Flag(help: "Print the report as JSON (one object per sync).") var json = false
     @Flag(help: "Keep syncing, every --interval seconds, until interrupted (Ctrl-C).") var watch = false
@@ -33,9 +37,13 @@ struct SyncCommand: LedgerCommand {
         repeat {
             if !first { try await Task.sleep(for: .seconds(interval)) }
             let report = try await ledger.sync(folder: folder, secret: secret, vaults: vaults.isEmpty ? nil : vaults)
-            StandardError.warn(report.skipped.map { "skipped \($0.name): \($0.reason)" }
-                + (report.notWritten.map { ["could not write to \(folder) (\($0)); it was read"] } ?? [])
-                + (report.newReplicaID.map { ["this ledger was restored or copied and took the new replica id \($0)"] } ?? []))
+            StandardError.warn(
+                report.skipped.map { "skipped \($0.name): \($0.reason)" }
+                    + (report.notWritten.map { ["could not write to \(folder) (\($0)); it was read"] } ?? [])
+                    + (report.newReplicaID.map {
+                        ["this ledger was restored or copied and took the new replica id \($0)"]
+                    } ?? [])
+            )
             if json {
                 print(try JSONOutput.string(report))
             } else if first || !report.isQuiet {

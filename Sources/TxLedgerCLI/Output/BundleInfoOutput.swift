@@ -31,7 +31,9 @@ struct BundleInfoOutput: Encodable {
         through = changes?.through
         full = changes?.isFull
         clearedThrough = changes?.clearedThrough?.description
-        knowledge = changes.map { Dictionary(uniqueKeysWithValues: $0.knowledge.map { ($0.key.description, $0.value) }) }
+        knowledge = changes.map {
+            Dictionary(uniqueKeysWithValues: $0.knowledge.map { ($0.key.description, $0.value) })
+        }
         records = info.recordCount
     }
 
@@ -46,7 +48,9 @@ struct BundleInfoOutput: Encodable {
         if let vault, let origin, let since, let through, let records {
             lines.append("vault: \(vault)")
             lines.append("origin: replica \(origin)")
-            lines.append("changes: " + (since == 0 ? "all, through #\(through)" : "after #\(since), through #\(through)"))
+            lines.append(
+                "changes: " + (since == 0 ? "all, through #\(through)" : "after #\(since), through #\(through)")
+            )
             lines.append("records: \(records)")
             if let clearedThrough { lines.append("cleared through: \(clearedThrough)") }
         }

@@ -9,7 +9,8 @@ struct HistoryListing {
         case plain, colour
 
         static func forStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
-            isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb" ? .colour : .plain
+            isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+                ? .colour : .plain
         }
     }
 
@@ -35,14 +36,24 @@ struct HistoryListing {
         }
         var blocks: [(title: String, rows: [Row])] = []
         if !inProgressItems.isEmpty {
-            blocks.append(("In progress", inProgressItems.map { row($0, trailing: HistoryText.inProgress(since: $0.timestamp, now: now)) }))
+            blocks.append(
+                (
+                    "In progress",
+                    inProgressItems.map { row($0, trailing: HistoryText.inProgress(since: $0.timestamp, now: now)) }
+                )
+            )
         }
         for section in HistorySections(now: now).byDay(completed.items) {
             let title = section.subtitle.map { "\(section.title) · \($0)" } ?? section.title
             blocks.append((title, section.records.map { row($0, trailing: nil) }))
         }
-        let widths = (0..<Row.columns).map { column in blocks.flatMap(\.rows).map { $0.cells[column].text.count }.max() ?? 0 }
-        var out = counts.map { counts in HistoryTab.allCases.map { "\($0.title) \(counts[$0])" }.joined(separator: " · ") + "\n\n" } ?? ""
+        let widths = (0..<Row.columns).map { column in
+            blocks.flatMap(\.rows).map { $0.cells[column].text.count }.max() ?? 0
+        }
+        var out =
+            counts.map { counts in
+                HistoryTab.allCases.map { "\($0.title) \(counts[$0])" }.joined(separator: " · ") + "\n\n"
+            } ?? ""
         out += blocks.map { block in
             block.title + "\n" + block.rows.map { "  " + $0.render(widths: widths, style: style) + "\n" }.joined()
         }.joined(separator: "\n")
@@ -62,15 +73,18 @@ struct HistoryListing {
     }
 
     private func row(_ r: TransactionRecord, trailing: String?) -> Row {
-        Row(cells: [
-            Cell(Self.clockTime(r.timestamp)),
-            Cell(HistoryText.kind(r.kind), colour: Row.colour(of: r.kind)),
-            Cell(HistoryText.status(of: r), colour: Row.colour(of: r.status)),
-            Cell(r.chain.id),
-            Cell(r.txHash.map { HistoryText.truncated($0) } ?? HistoryText.appLabel(r.app)),
-            Cell(RecordDetail.summary(r)),
-            Cell(r.fiatValue.map { "$\($0)" } ?? ""),
-        ], trailing: trailing)
+        Row(
+            cells: [
+                Cell(Self.clockTime(r.timestamp)),
+                Cell(HistoryText.kind(r.kind), colour: Row.colour(of: r.kind)),
+                Cell(HistoryText.status(of: r), colour: Row.colour(of: r.status)),
+                Cell(r.chain.id),
+                Cell(r.txHash.map { HistoryText.truncated($0) } ?? HistoryText.appLabel(r.app)),
+                Cell(RecordDetail.summary(r)),
+                Cell(r.fiatValue.map { "$\($0)" } ?? ""),
+            ],
+            trailing: trailing
+        )
     }
 
     private struct Cell {

@@ -6,18 +6,26 @@ enum MergeReportText {
 
     /// `added 3, changed 1, unchanged 10, cleared 0`, then the first conflicts and a count of the rest.
     static func render(_ report: MergeReport) -> String {
-        var lines = ["added \(report.recordsAdded), changed \(report.recordsChanged), unchanged \(report.recordsUnchanged), cleared \(report.recordsCleared)"
-                     + (report.changedAnything ? "" : " (nothing changed)")]
+        var lines = [
+            "added \(report.recordsAdded), changed \(report.recordsChanged), unchanged \(report.recordsUnchanged), cleared \(report.recordsCleared)"
+                + (report.changedAnything ? "" : " (nothing changed)")
+        ]
         if report.futureStamps > 0 {
-            lines.append("\(report.futureStamps) stamps were far ahead of this clock: kept, but the clock was not moved")
+            lines.append(
+                "\(report.futureStamps) stamps were far ahead of this clock: kept, but the clock was not moved"
+            )
         }
         for conflict in report.conflicts.prefix(shownConflicts) {
-            lines.append("conflict \(conflict.id) \(conflict.register): kept \(conflict.kept) (\(conflict.keptReceived ? "theirs" : "ours")) over \(conflict.discarded)")
+            lines.append(
+                "conflict \(conflict.id) \(conflict.register): kept \(conflict.kept) (\(conflict.keptReceived ? "theirs" : "ours")) over \(conflict.discarded)"
+            )
         }
         if report.conflicts.count > shownConflicts {
             let byRegister = Dictionary(grouping: report.conflicts, by: \.register).mapValues(\.count)
             let counts = byRegister.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            lines.append("... \(report.conflicts.count - shownConflicts) more conflicts (\(report.conflicts.count) in all: \(counts)); --json lists them all")
+            lines.append(
+                "... \(report.conflicts.count - shownConflicts) more conflicts (\(report.conflicts.count) in all: \(counts)); --json lists them all"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -29,9 +37,12 @@ enum MergeReportText {
             "this bundle holds replica \(gap.origin)'s changes to vault \(gap.vault) after #\(gap.since), but this ledger has its changes "
                 + "only through #\(gap.heldThrough): what came before is missing here. On that device run `txledger export --vault \(gap.vault) --full` "
                 + "and import it here, or export from here and import it there: its next export then holds the rest"
-        } + (report.newReplicaID.map { id in
-            ["this ledger's file was restored from a backup or copied from another device, so it took the new replica id \(id); "
-                + "nothing was lost, and its next exports hold everything"]
-        } ?? [])
+        }
+            + (report.newReplicaID.map { id in
+                [
+                    "this ledger's file was restored from a backup or copied from another device, so it took the new replica id \(id); "
+                        + "nothing was lost, and its next exports hold everything"
+                ]
+            } ?? [])
     }
 }

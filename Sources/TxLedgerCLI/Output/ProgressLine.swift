@@ -21,11 +21,12 @@ final class ProgressLine: @unchecked Sendable {
         defer { lock.unlock() }
         guard lastShown.map({ $0.0 != progress.phase || $0.1 != percent }) ?? true else { return }
         lastShown = (progress.phase, percent)
-        let label = switch progress.phase {
-        case .exporting: "exporting"
-        case .verifying: "verifying"
-        case .merging: "merging"
-        }
+        let label =
+            switch progress.phase {
+            case .exporting: "exporting"
+            case .verifying: "verifying"
+            case .merging: "merging"
+            }
         FileHandle.standardError.write(Data("\r\(label) \(percent)%\(percent == 100 ? "\n" : "")".utf8))
     }
 }

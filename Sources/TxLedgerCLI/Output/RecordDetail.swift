@@ -12,12 +12,15 @@ enum RecordDetail {
         ]
         switch r.details {
         case let .send(s): lines += [("to", s.toAddress), ("fee", s.feeEstimate?.string), ("memo", s.memo)]
-        case let .swap(s): lines += [("provider", s.provider.name), ("route", s.route), ("min payout", s.minimumPayout?.string)]
+        case let .swap(s):
+            lines += [("provider", s.provider.name), ("route", s.route), ("min payout", s.minimumPayout?.string)]
         case let .signature(s): lines += [("message", s.message), ("signature", s.signature)]
         }
-        lines += [("confirmed at", r.confirmedAt.map(ISO8601.string(from:))), ("failure", r.failureReason),
-                  ("last checked", r.lastCheckedAt.map(ISO8601.string(from:))), ("note", r.note),
-                  ("labels", r.labels.isEmpty ? nil : r.labels.joined(separator: ", ")), ("hidden", r.hidden ? "yes" : nil)]
+        lines += [
+            ("confirmed at", r.confirmedAt.map(ISO8601.string(from:))), ("failure", r.failureReason),
+            ("last checked", r.lastCheckedAt.map(ISO8601.string(from:))), ("note", r.note),
+            ("labels", r.labels.isEmpty ? nil : r.labels.joined(separator: ", ")), ("hidden", r.hidden ? "yes" : nil),
+        ]
         return lines.compactMap { key, value in value.map { "\(key): \($0)\n" } }.joined()
     }
 

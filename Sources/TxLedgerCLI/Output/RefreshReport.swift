@@ -50,7 +50,8 @@ struct RefreshReport: Encodable {
     /// and a count line.
     func lines(includingPending: Bool = true) -> [String] {
         var lines = changed.map { e in
-            let detail = e.status == "confirmed"
+            let detail =
+                e.status == "confirmed"
                 ? (e.confirmedAt.map { "confirmed at \($0)" } ?? "confirmed")
                 : (e.failureReason ?? e.status)
             return row(e, e.status, "was \(e.previousStatus); \(detail)")
@@ -65,8 +66,11 @@ struct RefreshReport: Encodable {
     }
 
     private func row(_ e: Entry, _ word: String, _ detail: String) -> String {
-        [word.padding(toLength: 11, withPad: " ", startingAt: 0), e.chain.padding(toLength: 10, withPad: " ", startingAt: 0),
-         e.kind.padding(toLength: 5, withPad: " ", startingAt: 0), HistoryText.truncated(e.txHash ?? e.id), detail]
-            .joined(separator: " ")
+        [
+            word.padding(toLength: 11, withPad: " ", startingAt: 0),
+            e.chain.padding(toLength: 10, withPad: " ", startingAt: 0),
+            e.kind.padding(toLength: 5, withPad: " ", startingAt: 0), HistoryText.truncated(e.txHash ?? e.id), detail,
+        ]
+        .joined(separator: " ")
     }
 }
