@@ -284,24 +284,25 @@ private struct VectorWriter {
             _ file: String,
             _ state: RecordState,
             newer: [NewerField] = [],
-            _ change: (inout RecordValues) -> Void = { _ in }
+            _ change: (inout RecordFields) -> Void = { _ in }
         ) throws {
-            var values = RecordRow.portableValues(state)
-            values["explorer_url"] = .null
-            change(&values)
+            var fields = state.fields
+            fields[.explorerUrl] = nil
+            fields.newer = NewerFields(newer)
+            change(&fields)
             var encoder = PayloadEncoder()
             encoder.encode(Self.header(vault: "vault-1"))
-            encoder.encodeFrame(values, newer: NewerFields(newer))
+            encoder.encodeFrame(fields)
             try seal(file, encoder.bytes)
         }
-        try frame("frame-field-of-another-kind.txb", swap) { $0["amount"] = "5".databaseValue }
+        try frame("frame-field-of-another-kind.txb", swap) { $0[.amount] = .text("5") }
         add(
             "frame-field-of-another-kind",
             "authentic; a swap whose frame carries a send's amount (field 13)",
             file: "frame-field-of-another-kind.txb",
             expect: "malformed_content"
         )
-        try frame("frame-half-stamp.txb", send) { $0["terminal_replica"] = .null }
+        try frame("frame-half-stamp.txb", send) { $0[.terminalReplica] = nil }
         add(
             "frame-half-stamp",
             "authentic; a failed send whose terminal stamp has its time (44) but not its replica (45)",
@@ -309,8 +310,8 @@ private struct VectorWriter {
             expect: "malformed_content"
         )
         try frame("frame-value-without-stamp.txb", send) {
-            $0["note_time"] = .null
-            $0["note_replica"] = .null
+            $0[.noteTime] = nil
+            $0[.noteReplica] = nil
         }
         add(
             "frame-value-without-stamp",
@@ -321,14 +322,14 @@ private struct VectorWriter {
         try frame(
             "frame-register-without-value.txb",
             RecordState(recording: try Fixture.send(hidden: true), stamp: stamp)
-        ) { $0["hidden"] = .null }
+        ) { $0[.hidden] = nil }
         add(
             "frame-register-without-value",
             "authentic; a hidden register's stamp (54, 55) without its value (53)",
             file: "frame-register-without-value.txb",
             expect: "malformed_content"
         )
-        try frame("frame-empty-text.txb", send) { $0["memo"] = "".databaseValue }
+        try frame("frame-empty-text.txb", send) { $0[.memo] = .text("") }
         add(
             "frame-empty-text",
             "authentic; a memo (19) that is the empty text",
@@ -336,7 +337,7 @@ private struct VectorWriter {
             expect: "malformed_content"
         )
         try frame("frame-default-explorer.txb", send) {
-            $0["explorer_url"] = send.facts.value.explorerUrl!.databaseValue
+            $0[.explorerUrl] = .text(send.facts.value.explorerUrl!)
         }
         add(
             "frame-default-explorer",
@@ -349,7 +350,7 @@ private struct VectorWriter {
         // unsorted labels reads as that set.
         let labelled = RecordState(recording: try Fixture.send(labels: ["z"]), stamp: stamp)
         try frame("labels-normalized.txb", labelled) {
-            $0["labels"] = #"["z","e\u0301","\u00e9","a","a"]"#.databaseValue
+            $0[.labels] = .text(#"["z","e\u0301","\u00e9","a","a"]"#)
         }
         let normalized = RecordState(
             facts: labelled.facts,
@@ -530,17 +531,15 @@ private struct VectorWriter {
     /// An invalid first record (a swap with an amount) in chunk 0, a long valid signature
     /// after it, and one byte of chunk 1 flipped.
     private func sealMalformedThenTampered(_ file: String) throws {
-        var values = RecordRow.portableValues(
-            RecordState(
-                recording: try Fixture.swap(),
-                stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))
-            )
-        )
-        values["explorer_url"] = .null
-        values["amount"] = "5".databaseValue
+        var fields = RecordState(
+            recording: try Fixture.swap(),
+            stamp: Stamp(millis: 1_751_371_300_000, replica: ReplicaID(rawValue: 1))
+        ).fields
+        fields[.explorerUrl] = nil
+        fields[.amount] = .text("5")
         var encoder = PayloadEncoder()
         encoder.encode(Self.header(vault: "vault-1"))
-        encoder.encodeFrame(values)
+        encoder.encodeFrame(fields)
         let message = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3000)
         encoder.encode(
             RecordState(

@@ -1,63 +1,38 @@
-import GRDB
-
 /// What a record frame must hold beyond each field's own validity (Specs/bundle-format.md,
 /// "Record frames"): a register's stamp comes whole, its value comes with its stamp, fields
 /// belong to the record's kind, and no text is empty. A reader refuses a frame that breaks one
 /// of these instead of repairing it: a writer never makes one.
 enum FrameShape {
-    /// The fields only a record of that kind has.
-    private static let kindFields: [String: Set<String>] = [
-        "send": [
-            "to_address", "amount", "token_symbol", "token_contract", "token_decimals", "token_logo", "fee_estimate",
-            "memo",
-        ],
-        "swap": [
-            "from_token_symbol", "from_token_contract", "from_token_decimals", "from_amount", "from_chain",
-            "from_token_logo", "to_token_symbol", "to_token_contract", "to_token_decimals", "to_amount", "min_payout",
-            "to_chain", "to_token_logo", "provider", "route",
-        ],
-        "signature": ["message", "signature"],
-    ]
-    private static let allKindFields = kindFields.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-
-    /// Each register's value fields; `required` ones must come with the stamp.
-    private static let registers: [(name: String, values: [String], required: [String])] = [
-        ("facts", [], []),
-        ("pending", [], []),
-        ("terminal", ["terminal_status", "confirmed_at_ms", "failure_reason"], ["terminal_status"]),
-        ("note", ["note"], []),
-        ("labels", ["labels"], ["labels"]),
-        ("hidden", ["hidden"], ["hidden"]),
-    ]
-
     /// - Throws: `BundleError.malformedContent` naming record `index` and what is wrong.
-    static func check(_ values: RecordValues, record index: Int) throws {
+    static func check(_ fields: RecordFields, record index: Int) throws {
         func fail(_ reason: String) -> BundleError { .malformedContent("record \(index): \(reason)") }
-        for column in RecordFrameField.all.map(\.column) {
-            if case let .string(text) = values[column].storage, text.isEmpty {
-                throw fail("\(column) is empty (an absent field is left out)")
+        for field in RecordField.allCases {
+            if case .text("")? = fields[field] {
+                throw fail("\(field.name) is empty (an absent field is left out)")
             }
         }
-        for register in registers {
-            let hasTime = !values["\(register.name)_time"].isNull
-            let hasReplica = !values["\(register.name)_replica"].isNull
+        for register in RecordRegister.allCases {
+            let hasTime = fields[register.stamp.time] != nil
+            let hasReplica = fields[register.stamp.replica] != nil
             guard hasTime == hasReplica else {
                 throw fail(
-                    "the \(register.name) stamp has its \(hasTime ? "time" : "replica") without its \(hasTime ? "replica" : "time")"
+                    "the \(register.rawValue) stamp has its \(hasTime ? "time" : "replica") without its \(hasTime ? "replica" : "time")"
                 )
             }
             if hasTime {
-                if let missing = register.required.first(where: { values[$0].isNull }) {
-                    throw fail("the \(register.name) register has no \(missing)")
+                if let missing = register.required.first(where: { fields[$0] == nil }) {
+                    throw fail("the \(register.rawValue) register has no \(missing.name)")
                 }
-            } else if let stray = register.values.first(where: { !values[$0].isNull }) {
-                throw fail("\(stray) comes without the \(register.name) register's stamp")
+            } else if let stray = register.values.first(where: { fields[$0] != nil }) {
+                throw fail("\(stray.name) comes without the \(register.rawValue) register's stamp")
             }
         }
-        if case let .string(kind) = values["kind"].storage, let own = kindFields[kind],
-            let stray = allKindFields.subtracting(own).sorted().first(where: { !values[$0].isNull })
+        if case let .text(name)? = fields[.kind], let kind = TransactionKind(rawValue: name),
+            let stray = RecordField.allCases
+                .filter({ $0.onlyOf != nil && $0.onlyOf != kind && fields[$0] != nil })
+                .min(by: { $0.name < $1.name })
         {
-            throw fail("a \(kind) record has no \(stray)")
+            throw fail("a \(kind.rawValue) record has no \(stray.name)")
         }
     }
 

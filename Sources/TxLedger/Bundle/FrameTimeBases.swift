@@ -8,17 +8,17 @@ struct FrameTimeBases {
     /// Takes note of field `number`'s value if it is a base.
     mutating func pass(_ number: Int, value: Int64) {
         switch number {
-        case RecordFrameField.timestampNumber: timestamp = value
-        case RecordFrameField.factsTimeNumber: factsMillis = value >> Stamp.counterBits
+        case RecordField.timestampMs.number: timestamp = value
+        case RecordField.factsTime.number: factsMillis = value >> Stamp.counterBits
         default: break
         }
     }
 
-    /// The base of field `number` of `kind` (`.sinceTimestamp` or `.stampTime`).
+    /// The base of field `number` written as `encoding` (`.sinceTimestamp` or `.stampTime`).
     /// - Throws: `BundleError.malformedContent` if its base's field did not come before it.
-    func base(of number: Int, _ kind: RecordFrameField.Kind) throws -> Int64 {
+    func base(of number: Int, _ encoding: FieldEncoding) throws -> Int64 {
         let (base, name) =
-            kind == .stampTime && number != RecordFrameField.factsTimeNumber
+            encoding == .stampTime && number != RecordField.factsTime.number
             ? (factsMillis, "facts_time") : (timestamp, "timestamp_ms")
         guard let base else { throw BundleError.malformedContent("field \(number) comes without \(name)") }
         return base

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Decodes a bundle payload, streaming: the header first, then one record per `next()`. It reads
 /// format 4, as `PayloadEncoder` writes it, with the fields of newer versions (kept with the
 /// record, `NewerFields`); formats 3 and 2, whose tags are plain field numbers of the table; and
@@ -11,6 +9,8 @@ import GRDB
 struct PayloadDecoder {
     /// Most entries a knowledge list or the replica table may have.
     private static let maxReplicas = 1 << 16
+    /// Largest frame a reader accepts, in bytes: a message may hold 1 Mi characters of UTF-8.
+    static let maxFrameBytes = 8 << 20
 
     let header: ChangeSetHeader
     /// Records decoded so far.
@@ -110,17 +110,16 @@ struct PayloadDecoder {
 
     private mutating func decodeNext() throws -> RecordState? {
         guard try !source.isAtEnd() else { return nil }
-        let length = try source.readCount(limit: RecordFrameField.maxFrameBytes, "a frame length")
+        let length = try source.readCount(limit: Self.maxFrameBytes, "a frame length")
         var frame = FrameBytes(try source.readBytes(length))
-        var values = RecordValues()
-        values["vault_id"] = header.vaultId.databaseValue
+        var fields = RecordFields(vault: header.vaultId)
         var last = 0
         var bases = FrameTimeBases()
         var newer: [NewerField] = []
         while !frame.isAtEnd {
             let (number, wire) = try readTag(from: &frame, after: last)
             last = number
-            guard number <= RecordFrameField.all.count else {
+            guard let field = RecordField(number: number) else {
                 newer.append(
                     NewerField(
                         number: number,
@@ -129,43 +128,39 @@ struct PayloadDecoder {
                 )
                 continue
             }
-            let position = RecordFrameField.positions[number - 1]
-            let kind = RecordFrameField.all[number - 1].kind.inFormat(version)
-            if let wire, wire != kind.wireType {
+            let encoding = field.encoding.inFormat(version)
+            if let wire, wire != encoding.wireType {
                 throw BundleError.malformedContent(
-                    "record \(recordCount): field \(number) (\(RecordFrameField.all[number - 1].column)) has wire type \(wire.rawValue), not \(kind.wireType.rawValue)"
+                    "record \(recordCount): field \(number) (\(field.name)) has wire type \(wire.rawValue), not \(encoding.wireType.rawValue)"
                 )
             }
-            switch kind {
+            switch encoding {
             case .integer:
                 let integer = try frame.readSVarint()
                 bases.pass(number, value: integer)
-                values[position: position] = integer.databaseValue
-            case .plainText: values[position: position] = try frame.readText(limit: length).databaseValue
-            case .text: values[position: position] = try frame.readCompactText(limit: length).databaseValue
-            case .sharedText:
-                values[position: position] = try frame.readSharedText(limit: length, table: &sharedTexts).databaseValue
+                fields[field] = .integer(integer)
+            case .plainText: fields[field] = .text(try frame.readText(limit: length))
+            case .text: fields[field] = .text(try frame.readCompactText(limit: length))
+            case .sharedText: fields[field] = .text(try frame.readSharedText(limit: length, table: &sharedTexts))
             case .replica:
-                values[position: position] = try Self.readReplica(from: &frame, table: &replicas, known: &known)
-                    .rawValue.databaseValue
+                fields[field] = .integer(try Self.readReplica(from: &frame, table: &replicas, known: &known).rawValue)
             case .sinceTimestamp:
-                values[position: position] =
-                    (try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint()).databaseValue
+                fields[field] = .integer(try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint())
             case .stampTime:
                 let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
                 bases.pass(number, value: time)
-                values[position: position] = time.databaseValue
+                fields[field] = .integer(time)
             }
         }
-        if !newer.isEmpty { values["newer_fields"] = RecordRow.newerFieldsBlob(NewerFields(newer)).databaseValue }
-        try FrameShape.check(values, record: recordCount)
+        fields.newer = NewerFields(newer)
+        try FrameShape.check(fields, record: recordCount)
         let record: RecordState
         do {
-            record = try RecordRow.validated(values)
+            record = try RecordState(fields: fields)
         } catch let error as LedgerError {
             throw BundleError.malformedContent("record \(recordCount): \(error.localizedDescription)")
         }
-        try FrameShape.checkExplorerURL(sent: !values["explorer_url"].isNull, of: record, record: recordCount)
+        try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: recordCount)
         recordCount += 1
         return record
     }
@@ -175,7 +170,7 @@ struct PayloadDecoder {
     /// only the table's fields.
     private func readTag(from frame: inout FrameBytes, after last: Int) throws -> (number: Int, wire: WireType?) {
         guard version >= 4 else {
-            let number = try frame.readCount(limit: RecordFrameField.all.count, "a field number")
+            let number = try frame.readCount(limit: RecordField.last, "a field number")
             guard number > last else {
                 throw BundleError.malformedContent("record \(recordCount): field \(number) is out of order or unknown")
             }

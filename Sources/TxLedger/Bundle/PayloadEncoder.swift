@@ -1,5 +1,3 @@
-import GRDB
-
 /// Encodes a change set as a format 4 bundle payload (Specs/bundle-format.md, "Payload"): the
 /// header, then one length-prefixed frame per record, with the newer fields a record holds
 /// after the fields of the table. The encoding is deterministic: the same
@@ -44,16 +42,17 @@ struct PayloadEncoder {
     }
 
     mutating func encode(_ record: RecordState) {
-        var values = RecordRow.portableValues(record)
+        var fields = record.fields
         let facts = record.facts.value
         if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
-            values["explorer_url"] = .null  // the reader derives the same default
+            fields[.explorerUrl] = nil  // the reader derives the same default
         }
-        encodeFrame(values, newer: record.newerFields)
+        encodeFrame(fields)
     }
 
-    /// Writes one frame of `values` and `newer` as they are (tests make malformed frames with it).
-    mutating func encodeFrame(_ values: RecordValues, newer: NewerFields = NewerFields()) {
+    /// Writes one frame of `fields` as they are (tests make malformed frames with it); the
+    /// vault is the header's.
+    mutating func encodeFrame(_ fields: RecordFields) {
         var frame: [UInt8] = []
         var bases = FrameTimeBases()
         var previous = 0
@@ -61,25 +60,24 @@ struct PayloadEncoder {
             frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
             previous = number
         }
-        for (index, field) in RecordFrameField.all.enumerated() {
-            let value = values[position: RecordFrameField.positions[index]]
-            if value.isNull { continue }
-            let number = index + 1
-            tag(number, field.kind.wireType)
-            switch (field.kind, value.storage) {
-            case let (.integer, .int64(integer)): frame.appendSVarint(integer)
-            case let (.replica, .int64(replica)): frame += replicaReference(replica)
-            case let (.text, .string(text)): frame.appendCompactText(text)
-            case let (.sharedText, .string(text)): frame.appendSharedText(text, table: &sharedTexts)
-            case let (.sinceTimestamp, .int64(millis)):
-                frame.appendSVarint(millis &- base(of: number, field.kind, in: bases))
-            case let (.stampTime, .int64(time)):
-                frame.appendStampTime(time, base: base(of: number, field.kind, in: bases))
-            default: preconditionFailure("column \(field.column) holds \(value), not a \(field.kind)")
+        for field in RecordField.allCases {
+            guard let value = fields[field] else { continue }
+            let number = field.number
+            tag(number, field.encoding.wireType)
+            switch (field.encoding, value) {
+            case let (.integer, .integer(integer)): frame.appendSVarint(integer)
+            case let (.replica, .integer(replica)): frame += replicaReference(replica)
+            case let (.text, .text(text)): frame.appendCompactText(text)
+            case let (.sharedText, .text(text)): frame.appendSharedText(text, table: &sharedTexts)
+            case let (.sinceTimestamp, .integer(millis)):
+                frame.appendSVarint(millis &- base(of: number, field.encoding, in: bases))
+            case let (.stampTime, .integer(time)):
+                frame.appendStampTime(time, base: base(of: number, field.encoding, in: bases))
+            default: preconditionFailure("field \(field.name) holds \(value), not a \(field.encoding)")
             }
-            if case let .int64(integer) = value.storage { bases.pass(number, value: integer) }
+            if case let .integer(integer) = value { bases.pass(number, value: integer) }
         }
-        for field in newer.fields {
+        for field in fields.newer.fields {
             tag(field.number, field.value.wireType)
             switch field.value {
             case let .varint(value): frame.appendUVarint(value)
@@ -97,8 +95,8 @@ struct PayloadEncoder {
     }
 
     /// A record's bases are required fields, always there before the fields that use them.
-    private func base(of number: Int, _ kind: RecordFrameField.Kind, in bases: FrameTimeBases) -> Int64 {
-        guard let base = try? bases.base(of: number, kind) else {
+    private func base(of number: Int, _ encoding: FieldEncoding, in bases: FrameTimeBases) -> Int64 {
+        guard let base = try? bases.base(of: number, encoding) else {
             preconditionFailure("a valid record has its time bases")
         }
         return base

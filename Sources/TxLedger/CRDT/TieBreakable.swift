@@ -39,31 +39,29 @@ extension TerminalOutcome: TieBreakable {
 }
 
 /// The facts as the format 2 frame writes them, with `explorer_url` always written and no
-/// shared texts: each present field of numbers 1–36 and 56 in increasing order, as its uvarint
-/// number, then an integer as an svarint or a text as its uvarint byte length and UTF-8.
+/// shared texts: each present fact (`RecordField.isFact`) in increasing order of number, as its
+/// uvarint number, then an integer as an svarint or a text as its uvarint byte length and UTF-8.
 extension TransactionFacts: TieBreakable {
     var tieBreakKey: [UInt8] {
-        let values = RecordRow.portableValues(
-            RecordState(
-                facts: Register(self, stamp: Stamp(time: 0, replica: ReplicaID(rawValue: 0))),
-                status: StatusRegister(),
-                lastCheckedAt: nil,
-                note: nil,
-                labels: nil,
-                hidden: nil
-            )
-        )
+        let fields = RecordState(
+            facts: Register(self, stamp: Stamp(time: 0, replica: ReplicaID(rawValue: 0))),
+            status: StatusRegister(),
+            lastCheckedAt: nil,
+            note: nil,
+            labels: nil,
+            hidden: nil
+        ).fields
         var key: [UInt8] = []
-        for index in RecordFrameField.all.indices where RecordFrameField.isFact(number: index + 1) {
-            switch values[position: RecordFrameField.positions[index]].storage {
-            case let .int64(integer):
-                key.appendUVarint(UInt64(index + 1))
+        for field in RecordField.allCases where field.isFact {
+            switch fields[field] {
+            case let .integer(integer)?:
+                key.appendUVarint(UInt64(field.number))
                 key.appendSVarint(integer)
-            case let .string(text):
-                key.appendUVarint(UInt64(index + 1))
+            case let .text(text)?:
+                key.appendUVarint(UInt64(field.number))
                 key.appendUVarint(UInt64(text.utf8.count))
                 key += Array(text.utf8)
-            default:
+            case nil:
                 continue
             }
         }

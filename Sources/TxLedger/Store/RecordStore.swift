@@ -30,8 +30,6 @@ final class RecordStore {
 
     // MARK: - Writing
 
-    private static let allColumns = RecordRow.factColumns + RecordRow.registerColumns + ["change_seq"]
-
     /// The statements that write a record, prepared once per transaction.
     private enum Write {
         /// A new record; nothing if its id exists.
@@ -43,18 +41,18 @@ final class RecordStore {
 
         var sql: String {
             let insert = """
-                INSERT INTO record (\(allColumns.joined(separator: ", ")))
-                VALUES (\(Array(repeating: "?", count: allColumns.count).joined(separator: ", ")))
+                INSERT INTO record (\(RecordRow.columns.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: RecordRow.columns.count).joined(separator: ", ")))
                 """
             switch self {
             case .insert:
                 return insert + " ON CONFLICT (id) DO NOTHING"
             case .upsert:
                 return insert + " ON CONFLICT (id) DO UPDATE SET "
-                    + allColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                    + RecordRow.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             case .updateRegisters:
                 return
-                    "UPDATE record SET \((RecordRow.registerColumns + ["change_seq"]).map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+                    "UPDATE record SET \(RecordRow.registerColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
             }
         }
     }
@@ -81,15 +79,13 @@ final class RecordStore {
     func updateRegisters(_ state: RecordState) throws {
         try execute(
             .updateRegisters,
-            RecordRow.registerValues(state) + [changeSeq.databaseValue, state.id.rawValue.databaseValue]
+            RecordRow.registerValues(of: state, changeSeq: changeSeq) + [state.id.rawValue.databaseValue]
         )
         changed = true
     }
 
     private func rowValues(_ state: RecordState) throws -> [DatabaseValue] {
-        RecordRow.factValues(state.facts, appID: try appID(for: state.facts.value.app))
-            + RecordRow.registerValues(state)
-            + [changeSeq.databaseValue]
+        RecordRow.values(of: state, appID: try appID(for: state.facts.value.app), changeSeq: changeSeq)
     }
 
     private func execute(_ write: Write, _ values: [DatabaseValue]) throws {

@@ -1,0 +1,98 @@
+/// The one definition of a record's fields (Specs/bundle-format.md, "Record frames"; schema.md):
+/// each case is a field, its raw value the field's number in a bundle frame, its `name` the
+/// spec's and the store's column name, its `encoding` how a frame writes its value. The frame
+/// codec, the store's columns and binding, the frame shape rules and the facts' tie-break key
+/// all derive from this list: a new optional fact is one case here (with its place in
+/// `RecordState.fields` and `RecordState(fields:)`) and its spec lines.
+///
+/// Numbers are never reused nor renumbered: a new field takes the next number, and fields
+/// above the last one known are a newer version's (`NewerFields`).
+enum RecordField: Int, CaseIterable, Sendable {
+    case kind = 1
+    case chain, timestampMs, txHash, explorerUrl, fiatValue, fromAddress
+    case appDomain, appUri, appScheme, method
+    case toAddress, amount, tokenSymbol, tokenContract, tokenDecimals, tokenLogo, feeEstimate, memo
+    case fromTokenSymbol, fromTokenContract, fromTokenDecimals, fromAmount, fromChain, fromTokenLogo
+    case toTokenSymbol, toTokenContract, toTokenDecimals, toAmount, minPayout, toChain, toTokenLogo
+    case provider, route
+    case message, signature
+    case factsTime, factsReplica
+    case pendingTime, pendingReplica
+    case terminalStatus, confirmedAtMs, failureReason, terminalTime, terminalReplica
+    case lastCheckedAtMs
+    case note, noteTime, noteReplica
+    case labels, labelsTime, labelsReplica
+    case hidden, hiddenTime, hiddenReplica
+    case nonce
+
+    /// The field's number in a frame (from 1).
+    var number: Int { rawValue }
+
+    /// The spec's name of the field, also its column in the `record` table: the case name in
+    /// snake case (`timestampMs` is `timestamp_ms`).
+    var name: String { Self.names[rawValue - 1] }
+
+    private static let names = allCases.map { field in
+        String(describing: field).reduce(into: "") { name, character in
+            if character.isUppercase { name += "_" }
+            name += character.lowercased()
+        }
+    }
+
+    /// The field numbered `number`, if this version knows it.
+    init?(number: Int) { self.init(rawValue: number) }
+
+    /// The number of the last field this version knows; fields above it are a newer version's.
+    static let last = allCases.count
+
+    /// How a frame writes the field's value.
+    var encoding: FieldEncoding {
+        switch self {
+        case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce: .integer
+        case .txHash, .explorerUrl, .fiatValue, .toAddress, .amount, .feeEstimate, .memo, .fromAmount, .toAmount,
+            .minPayout, .message, .signature, .note:
+            .text
+        case .confirmedAtMs, .lastCheckedAtMs: .sinceTimestamp
+        case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime: .stampTime
+        case .factsReplica, .pendingReplica, .terminalReplica, .noteReplica, .labelsReplica, .hiddenReplica: .replica
+        default: .sharedText
+        }
+    }
+
+    /// The register the field belongs to: a fact, a register's stamp or value, or
+    /// `lastCheckedAt`, which is no register.
+    var register: RecordRegister? {
+        switch self {
+        case .factsTime, .factsReplica: .facts
+        case .pendingTime, .pendingReplica: .pending
+        case .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica: .terminal
+        case .lastCheckedAtMs: nil
+        case .note, .noteTime, .noteReplica: .note
+        case .labels, .labelsTime, .labelsReplica: .labels
+        case .hidden, .hiddenTime, .hiddenReplica: .hidden
+        default: .facts
+        }
+    }
+
+    /// Whether the field is a fact (written once with the record, under the facts stamp).
+    var isFact: Bool { register == .facts && self != .factsTime && self != .factsReplica }
+
+    /// The kind of record that alone has this fact, or `nil` for a fact of every record (and
+    /// for the registers).
+    var onlyOf: TransactionKind? {
+        switch self {
+        case .toAddress, .amount, .tokenSymbol, .tokenContract, .tokenDecimals, .tokenLogo, .feeEstimate, .memo:
+            .send
+        case .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, .fromAmount, .fromChain, .fromTokenLogo,
+            .toTokenSymbol, .toTokenContract, .toTokenDecimals, .toAmount, .minPayout, .toChain, .toTokenLogo,
+            .provider, .route:
+            .swap
+        case .message, .signature: .signature
+        default: nil
+        }
+    }
+
+    /// The fields of the app that asked for a signature or a transaction; the store keeps
+    /// them once per app (the `app` table) and a record refers to its row.
+    var isApp: Bool { self == .appDomain || self == .appUri || self == .appScheme }
+}
