@@ -25,7 +25,7 @@ extension Ledger {
     }
 
     /// Imports a bundle held in memory (received by an app's own transport), as
-    /// `importBundle(at:secret:)` imports a file: checked whole, then merged in one transaction.
+    /// `importBundle(at:secret:)` imports a file: in one transaction, committed only if it reads whole.
     /// - Throws: what `importBundle(at:secret:)` throws.
     @discardableResult
     public func importBundle(_ bundle: Data, secret: BundleSecret) async throws -> BundleImport {

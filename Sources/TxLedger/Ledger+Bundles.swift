@@ -94,9 +94,11 @@ extension Ledger {
         }
     }
 
-    /// Imports a bundle: first reads all of it, authenticating every chunk and validating every
-    /// record, with nothing written; then merges it in one transaction. A bundle that fails any
-    /// check leaves the ledger exactly as it was; importing the same bundle again changes nothing.
+    /// Imports a bundle in one pass and one transaction: each chunk is authenticated as it is
+    /// read and each record validated and merged as it is decoded; the transaction commits only
+    /// once the whole file has authenticated, to its final chunk, and rolls back on any failure.
+    /// A bundle that fails any check leaves the ledger exactly as it was; importing the same
+    /// bundle again changes nothing.
     /// - Throws: `BundleError` for the bundle (wrong secret, tampered, truncated, malformed...),
     ///   `LedgerError` for the ledger.
     @discardableResult
@@ -118,23 +120,23 @@ extension Ledger {
         return imported
     }
 
-    /// Imports a bundle as `importBundle(at:secret:progress:)` does if, once it is verified, its
-    /// change set's header is one that `admitting` accepts; `nil` (and nothing written) if not.
+    /// Imports a bundle as `importBundle(at:secret:progress:)` does if its change set's header
+    /// is one that `admitting` accepts; `nil` (and nothing written) if not.
     func importBundle(
         at path: String,
         secret: BundleSecret,
         progress: (@Sendable (BundleProgress) -> Void)? = nil,
         admitting: @escaping @Sendable (ChangeSetHeader) -> Bool
     ) async throws -> BundleImport? {
-        let (info, keys) = try await DedicatedThread.run {
-            try BundleInfo.verify(BundleReader(path: path, secret: secret), progress: progress)
+        // The keys (Argon2id for a passphrase) and the header's checks, before the write lock.
+        let (header, keys) = try await DedicatedThread.run {
+            let reader = try BundleReader(path: path, secret: secret)
+            return (reader.header, reader.keys)
         }
-        guard let changes = info.changes, admitting(changes) else { return nil }
-        let report = try await write { store, stamps in
-            // Read again with the same keys: every byte merged is authenticated a second time,
-            // and a file swapped in between fails (rolling the transaction back).
-            let reader = try BundleReader(path: path, expecting: info.header, keys: keys)
+        let imported = try await write { store, stamps -> BundleImport? in
+            let reader = try BundleReader(path: path, expecting: header, keys: keys)
             var decoder = try PayloadDecoder(reader)
+            guard admitting(decoder.header) else { return nil }
             var report = MergeReport()
             try Self.merge(
                 decoder.header,
@@ -152,10 +154,17 @@ extension Ledger {
                 stamps: &stamps,
                 report: &report
             )
-            return report
+            let info = BundleInfo(
+                header: header,
+                byteCount: reader.fileSize,
+                changes: decoder.header,
+                recordCount: decoder.recordCount
+            )
+            return BundleImport(info: info, report: report)
         }
-        progress?(BundleProgress(phase: .merging, completed: info.byteCount, total: info.byteCount))
-        warnAboutFutureStamps(report)
-        return BundleImport(info: info, report: report)
+        guard let imported else { return nil }
+        progress?(BundleProgress(phase: .merging, completed: imported.info.byteCount, total: imported.info.byteCount))
+        warnAboutFutureStamps(imported.report)
+        return imported
     }
 }

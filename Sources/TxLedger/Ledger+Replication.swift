@@ -134,10 +134,12 @@ extension Ledger {
         }
         let watermark = try store.cachedWatermark(vault)
 
-        // Records are merged in batches: the stored states of a batch are read in one query.
+        // Records are merged in batches: the stored states of a batch are read in one query,
+        // and what changes is written in id order (neighbouring keys, fewer pages touched).
         var batch: [RecordState] = []
         func mergeBatch() throws {
             var stored = try store.fetchStored(ids: batch.map(\.id))
+            var merged: [TransactionID: RecordState] = [:]
             for incoming in batch {
                 let local = stored[incoming.id]
                 if let local, local.facts.value.vaultId != vault {
@@ -148,11 +150,12 @@ extension Ledger {
                 }
                 let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
                 if let result = merge.result {
-                    try store.save(result)
+                    merged[incoming.id] = result
                     stored[incoming.id] = result  // the same id again in this batch merges into this
                 }
                 report.add(merge.report)
             }
+            for id in merged.keys.sorted() { try store.save(merged[id]!) }
             batch.removeAll(keepingCapacity: true)
         }
         try records { received in

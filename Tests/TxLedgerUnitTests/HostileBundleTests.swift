@@ -245,22 +245,28 @@ import Testing
         #expect(delta.records.map(\.id).contains(later.id), "the claim was capped at the changes this replica had made")
     }
 
-    @Test func aBundleSwappedBetweenTheCheckAndTheMergeIsRefused() async throws {
-        let path = try await bundle([send])
-        let other = try Data(
-            contentsOf: URL(
-                fileURLWithPath: try await bundle([send, try #require(try await source.ledger.state(send.id))])
-            )
-        )
+    @Test func aBundleDamagedWhileItIsMergedRollsBackWhatWasMerged() async throws {
+        // Enough records for several chunks and a progress report (every 1000 records).
+        try await source.ledger.record(try (1...3000).map { try Fixture.minimalSend(hash: $0) })
+        let path = folder.path("large.txb")
+        try await source.ledger.exportBundle(vault: "vault-1", to: path, secret: secret, scope: .full)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         let before = try await ReplicaSnapshot(target.ledger)
-        // Someone with write access to the sync folder replaces the file once it was verified.
-        await #expect(throws: BundleError.io(path: path, reason: "it changed while it was being read")) {
+        // Someone with write access to the sync folder damages the last chunk in place once a
+        // thousand records are merged (in the import's transaction, not committed).
+        let damaged = LockedValue(false)
+        let lastChunk = (size - BundleHeader.size - 1) / (BundleWriter.chunkSize + SecretStreamEncryptor.abytes)
+        await #expect(throws: BundleError.payloadTampered(chunk: lastChunk)) {
             try await target.ledger.importBundle(at: path, secret: secret) { progress in
-                if progress.phase == .verifying && progress.completed == progress.total {
-                    try? other.write(to: URL(fileURLWithPath: path))
-                }
+                guard progress.phase == .merging, !damaged.get() else { return }
+                let file = FileHandle(forUpdatingAtPath: path)!
+                try? file.seek(toOffset: UInt64(size - 20))
+                file.write(Data([0xFF, 0xFF, 0xFF, 0xFF]))
+                try? file.close()
+                damaged.set(true)
             }
         }
+        #expect(damaged.get(), "the file was damaged after records had been merged")
         #expect(try await ReplicaSnapshot(target.ledger) == before)
     }
 

@@ -37,7 +37,7 @@ public struct BundleInfo: Sendable, Equatable {
         secret: BundleSecret,
         progress: (@Sendable (BundleProgress) -> Void)? = nil
     ) throws {
-        self = try Self.verify(BundleReader(path: path, secret: secret), progress: progress).info
+        self = try Self.verify(BundleReader(path: path, secret: secret), progress: progress)
     }
 
     /// Reads the whole bundle at `path` with `secret` as `init(contentsOf:secret:progress:)`
@@ -55,7 +55,7 @@ public struct BundleInfo: Sendable, Equatable {
     static func verify(
         _ reader: BundleReader,
         progress: (@Sendable (BundleProgress) -> Void)?
-    ) throws -> (info: BundleInfo, keys: BundleKeys) {
+    ) throws -> BundleInfo {
         var decoder = try PayloadDecoder(reader)
         while try decoder.next() != nil {
             if decoder.recordCount % BundleProgress.recordInterval == 0 {
@@ -63,13 +63,12 @@ public struct BundleInfo: Sendable, Equatable {
             }
         }
         progress?(BundleProgress(phase: .verifying, completed: reader.fileSize, total: reader.fileSize))
-        let info = BundleInfo(
+        return BundleInfo(
             header: reader.header,
             byteCount: reader.fileSize,
             changes: decoder.header,
             recordCount: decoder.recordCount
         )
-        return (info, reader.keys)
     }
 }
 
@@ -78,9 +77,10 @@ public struct BundleProgress: Sendable, Equatable {
     public enum Phase: Sendable, Equatable {
         /// Writing a bundle; counts are records.
         case exporting
-        /// Authenticating and decoding a bundle before anything is written; counts are bytes.
+        /// Reading a bundle whole without writing anything (`BundleInfo.read`); counts are bytes.
         case verifying
-        /// Merging the verified bundle in one transaction; counts are bytes.
+        /// Importing a bundle: reading, authenticating and merging it in one transaction;
+        /// counts are bytes.
         case merging
     }
 
