@@ -70,7 +70,7 @@ extension Ledger {
         let ownFiles = ownFiles
         return try await read { store in
             guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
-            let header = try Self.header(vault, since: try since(store), store: store)
+            let header = try store.changeSetHeader(vault, since: try since(store))
             let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: header.since)
             let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost, sparing: ownFiles)
             var encoder = PayloadEncoder()
@@ -133,12 +133,12 @@ extension Ledger {
             let reader = try BundleReader(path: path, secret: secret)
             return (reader.header, reader.keys)
         }
-        let imported = try await write { store, stamps -> BundleImport? in
+        let imported = try await write { transaction -> BundleImport? in
             let reader = try BundleReader(path: path, expecting: header, keys: keys)
             var decoder = try PayloadDecoder(reader)
             guard admitting(decoder.header) else { return nil }
             var report = MergeReport()
-            try Self.merge(
+            try transaction.merge(
                 decoder.header,
                 records: { merge in
                     while let record = try decoder.next() {
@@ -150,8 +150,6 @@ extension Ledger {
                         }
                     }
                 },
-                into: store,
-                stamps: &stamps,
                 report: &report
             )
             let info = BundleInfo(

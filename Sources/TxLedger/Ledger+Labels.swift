@@ -59,18 +59,18 @@ extension Ledger {
             }
             return try BIP329Line.lines(of: data)
         }
-        return try await write { store, stamps in
+        return try await write { transaction in
             var done = LabelImport()
             for line in lines {
                 guard line.type == "tx", let label = line.label else {
                     done.ignored += 1
                     continue
                 }
-                let matches = try store.fetch(hashes: [line.ref.lowercased()])
+                let matches = try transaction.store.fetch(hashes: [line.ref.lowercased()])
                     .filter { $0.facts.value.vaultId == vault && $0.facts.value.chain.family == .utxo }
                 if matches.isEmpty { done.unmatched += 1 }
                 for var state in matches {
-                    if try Self.annotate(&state, \.note, String?(label), unset: nil, store, &stamps) {
+                    if try transaction.annotate(&state, \.note, String?(label), unset: nil) {
                         done.applied += 1
                     } else {
                         done.unchanged += 1

@@ -7,7 +7,8 @@ extension Ledger {
     /// - Throws: `LedgerError.notFound` if this file holds no record with this id.
     @discardableResult
     public func removeFromThisDevice(_ id: TransactionID) async throws -> TransactionRecord {
-        try await write { store, _ in
+        try await write { transaction in
+            let store = transaction.store
             guard let state = try store.fetchStored(id: id) else { throw LedgerError.notFound(id.rawValue) }
             try store.db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id.rawValue])
             return state.record
@@ -23,7 +24,8 @@ extension Ledger {
     @discardableResult
     public func forgetVault(_ vault: String) async throws -> Int {
         try TextField.identifier.validate(vault, field: "vault")
-        return try await write { store, _ in
+        return try await write { transaction in
+            let store = transaction.store
             guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
             let count = try store.countStored(vault: vault, changedAfter: -1)
             for table in ["record", "peer", "folder_file"] {

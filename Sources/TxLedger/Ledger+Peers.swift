@@ -32,7 +32,8 @@ extension Ledger {
     /// - Throws: `LedgerError.unknownPeer` if this ledger knows no such peer (in `vault`).
     @discardableResult
     public func forget(peer: ReplicaID, vault: String? = nil) async throws -> Int {
-        try await write { store, _ in
+        try await write { transaction in
+            let store = transaction.store
             let forgotten = try store.forget(peer, vault: vault)
             guard forgotten > 0 else {
                 throw LedgerError.unknownPeer(peer, vault: vault)

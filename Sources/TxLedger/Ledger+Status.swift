@@ -28,14 +28,8 @@ extension Ledger {
         checkedAt: Date
     ) async throws -> (record: TransactionRecord, previous: TransactionStatus, changed: Bool)? {
         let checkedAt = Date(millis: checkedAt.millis)
-        return try await write { store, stamps in
-            guard var state = try store.fetch(id: id) else { return nil }
-            let previous = state.status.status
-            let changed = try update.map { try Self.apply($0, to: &state, store, &stamps).changed } ?? false
-            let movesCheck = checkedAt > (state.lastCheckedAt ?? .distantPast)
-            if movesCheck { state.lastCheckedAt = checkedAt }
-            if movesCheck || changed { try store.updateRegisters(state) }
-            return (state.record, previous, changed)
+        return try await write { transaction in
+            try transaction.recordCheck(id, update: update, checkedAt: checkedAt)
         }
     }
 }

@@ -17,30 +17,11 @@ extension Ledger {
     ///   a confirmation time outside 1970–9999 or a failure reason over its limits.
     @discardableResult
     public func updateStatus(_ id: TransactionID, to update: StatusUpdate) async throws -> StatusUpdateResult {
-        try await write { store, stamps in
-            var state = try Self.existing(id, in: store)
-            let result = try Self.apply(update, to: &state, store, &stamps)
-            if result.changed { try store.updateRegisters(state) }
+        try await write { transaction in
+            var state = try transaction.existing(id)
+            let result = try transaction.apply(update, to: &state)
+            if result.changed { try transaction.store.updateRegisters(state) }
             return result
-        }
-    }
-
-    /// Applies `update` to `state` through the lattice, stamping it if it changes anything.
-    static func apply(
-        _ update: StatusUpdate,
-        to state: inout RecordState,
-        _ store: RecordStore,
-        _ stamps: inout StampSource
-    ) throws -> StatusUpdateResult {
-        let update = try update.validated()
-        let previous = state.status.status
-        let floor = try writeFloor(state, [state.status.pending, state.status.terminal?.stamp], store)
-        switch state.status.applying(update, stamp: try stamps.next(after: floor)) {
-        case let .success(status):
-            state.status = status
-            return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: nil)
-        case let .failure(refusal):
-            return StatusUpdateResult(record: state.record, previousStatus: previous, refusal: refusal)
         }
     }
 
@@ -72,40 +53,10 @@ extension Ledger {
         _ value: V,
         unset: V
     ) async throws -> TransactionRecord {
-        try await write { store, stamps in
-            var state = try Self.existing(id, in: store)
-            try Self.annotate(&state, register, value, unset: unset, store, &stamps)
+        try await write { transaction in
+            var state = try transaction.existing(id)
+            try transaction.annotate(&state, register, value, unset: unset)
             return state.record
         }
-    }
-
-    /// Writes `value` into `state`'s annotation `register` with a fresh stamp and stores it,
-    /// unless the register already holds it.
-    /// - Returns: whether it wrote.
-    @discardableResult
-    static func annotate<V: Hashable & Sendable>(
-        _ state: inout RecordState,
-        _ register: WritableKeyPath<RecordState, Register<V>?>,
-        _ value: V,
-        unset: V,
-        _ store: RecordStore,
-        _ stamps: inout StampSource
-    ) throws -> Bool {
-        guard (state[keyPath: register]?.value ?? unset) != value else { return false }
-        let floor = try writeFloor(state, [state[keyPath: register]?.stamp], store)
-        state[keyPath: register] = Register(value, stamp: try stamps.next(after: floor))
-        try store.updateRegisters(state)
-        return true
-    }
-
-    /// What a local write to a record must be stamped after: the registers it replaces, and its
-    /// vault's clear watermark (else a clear from a clock far ahead would erase the write).
-    static func writeFloor(_ state: RecordState, _ replaced: [Stamp?], _ store: RecordStore) throws -> Stamp? {
-        (replaced + [try store.cachedWatermark(state.facts.value.vaultId)]).compactMap { $0 }.max()
-    }
-
-    static func existing(_ id: TransactionID, in store: RecordStore) throws -> RecordState {
-        guard let state = try store.fetch(id: id) else { throw LedgerError.notFound(id.rawValue) }
-        return state
     }
 }

@@ -242,16 +242,18 @@ public final class Ledger: Sendable {
     /// Runs `body` in one write transaction, with the clock and change sequence number loaded at
     /// its start and saved at its end if it used them. Everything `body` writes commits together
     /// or not at all.
-    func write<T: Sendable>(_ body: @escaping @Sendable (RecordStore, inout StampSource) throws -> T) async throws -> T
-    {
+    func write<T: Sendable>(_ body: @escaping @Sendable (inout LedgerTransaction) throws -> T) async throws -> T {
         let path = path
         let options = options
         return try await mapStorageErrors {
             try await pool.write { db in
                 let meta = try LedgerMeta.load(db, maxForwardDrift: options.maxForwardDriftMillis)
-                var stamps = StampSource(clock: meta.clock, wallClock: options.wallClock)
-                let store = RecordStore(db, path: path, changeSeq: meta.seq + 1)
-                let result = try body(store, &stamps)
+                var transaction = LedgerTransaction(
+                    store: RecordStore(db, path: path, changeSeq: meta.seq + 1),
+                    stamps: StampSource(clock: meta.clock, wallClock: options.wallClock)
+                )
+                let result = try body(&transaction)
+                let (store, stamps) = (transaction.store, transaction.stamps)
                 let renamed = stamps.clock.replica != meta.clock.replica
                 if store.changed {
                     try startEpochIfNeeded(fileEpoch: renamed ? nil : meta.epoch, at: store.changeSeq, db)

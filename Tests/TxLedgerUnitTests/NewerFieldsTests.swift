@@ -175,8 +175,11 @@ struct NewerFieldsTests {
         let ledger = try await TestLedger()
         try await ledger.ledger.importBundle(at: try await newerBundle(try Self.newerStates()), secret: secret)
         let id = try Fixture.send().id
-        try await ledger.ledger.write { store, _ in
-            try store.db.execute(sql: "UPDATE record SET newer_fields = x'0801' WHERE id = ?", arguments: [id.rawValue])
+        try await ledger.ledger.write { transaction in
+            try transaction.store.db.execute(
+                sql: "UPDATE record SET newer_fields = x'0801' WHERE id = ?",
+                arguments: [id.rawValue]
+            )
         }
         await #expect {
             try await ledger.ledger.state(id)

@@ -106,3 +106,13 @@ struct RecordState: Hashable, Sendable {
         return factsSurvive || anyRegister ? result : nil
     }
 }
+
+extension RecordState {
+    /// Every stamp the state carries, a newer version's registers' included.
+    var stamps: [Stamp] {
+        let registers = [
+            facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp,
+        ]
+        return registers.compactMap { $0 } + newerRegisters.values.map(\.stamp)
+    }
+}

@@ -6,12 +6,12 @@
 /// A register read from a newer version's bundle may carry fields this version does not know
 /// (`newerFields`, bundle-format.md "Newer fields"): they are part of its value, travel with
 /// it through joins, and are dropped when a local write replaces the value.
-public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
-    public let value: Value
-    public let stamp: Stamp
+struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
+    let value: Value
+    let stamp: Stamp
     let newerFields: NewerFields
 
-    public init(_ value: Value, stamp: Stamp) {
+    init(_ value: Value, stamp: Stamp) {
         self.init(value, stamp: stamp, newerFields: NewerFields())
     }
 

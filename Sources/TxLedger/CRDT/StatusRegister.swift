@@ -10,20 +10,20 @@ import Foundation
 /// between `confirmed` and `failed` the later stamp wins, with its `confirmedAt` or
 /// `failureReason`. Every part joins by "greater stamp wins", which keeps the laws trivially
 /// true and lets a per-stamp filter (a vault clear) commute with the join.
-public struct StatusRegister: Hashable, Sendable {
-    public let pending: Stamp?
-    public let terminal: Register<TerminalOutcome>?
+struct StatusRegister: Hashable, Sendable {
+    let pending: Stamp?
+    let terminal: Register<TerminalOutcome>?
 
-    public init(pending: Stamp? = nil, terminal: Register<TerminalOutcome>? = nil) {
+    init(pending: Stamp? = nil, terminal: Register<TerminalOutcome>? = nil) {
         self.pending = pending
         self.terminal = terminal
     }
 
-    public var status: TransactionStatus {
+    var status: TransactionStatus {
         terminal?.value.status ?? (pending == nil ? .broadcasted : .pending)
     }
 
-    public func joined(with other: StatusRegister) -> StatusRegister {
+    func joined(with other: StatusRegister) -> StatusRegister {
         StatusRegister(
             pending: [pending, other.pending].compactMap { $0 }.max(),
             terminal: terminal.joined(with: other.terminal)

@@ -1,13 +1,13 @@
 import Foundation
 
 /// How a transaction ended, with the metadata that travels with it.
-public struct TerminalOutcome: Hashable, Sendable {
+struct TerminalOutcome: Hashable, Sendable {
     /// `.confirmed` or `.failed`.
-    public let status: TransactionStatus
+    let status: TransactionStatus
     /// When it confirmed (block time where known); only for `.confirmed`.
-    public let confirmedAt: Date?
+    let confirmedAt: Date?
     /// Why it failed, e.g. `reverted` or `dropped or replaced`; only for `.failed`.
-    public let failureReason: String?
+    let failureReason: String?
 
     init(status: TransactionStatus, confirmedAt: Date?, failureReason: String?) {
         precondition(status.isTerminal)

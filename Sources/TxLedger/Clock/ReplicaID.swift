@@ -6,7 +6,7 @@
 public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: Int64
 
-    public init(rawValue: Int64) {
+    init(rawValue: Int64) {
         precondition(rawValue >= 0, "replica ids are non-negative")
         self.rawValue = rawValue
     }

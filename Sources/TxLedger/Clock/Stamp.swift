@@ -16,7 +16,7 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// (Specs/crdt.md), so a local write after one (`time + 1`) can never overflow.
     static let latestTime: Int64 = 32_503_680_000_000 << counterBits - 1
 
-    public init(time: Int64, replica: ReplicaID) {
+    init(time: Int64, replica: ReplicaID) {
         self.time = time
         self.replica = replica
     }

@@ -9,9 +9,9 @@ internal import CSodium
 /// They live in memory from `sodium_malloc` (guard pages, locked in RAM where the system
 /// allows) and are wiped by `sodium_free` when the last reference goes. They never print:
 /// `description` is a placeholder, so a secret in a log line or an error shows nothing.
-public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     // @unchecked: the bytes are written once, in `init`, and only read afterwards.
-    public let count: Int
+    let count: Int
     private let pointer: UnsafeMutableRawPointer
 
     /// `count` bytes written by `fill`; if `fill` throws, the bytes are wiped and freed.
@@ -40,6 +40,6 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible, Cu
         try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
-    public var description: String { "<secret: \(count) bytes>" }
-    public var debugDescription: String { description }
+    var description: String { "<secret: \(count) bytes>" }
+    var debugDescription: String { description }
 }

@@ -35,7 +35,7 @@ struct FolderSync {
         )
         let gone = known.keys.filter { listing[$0] == nil }
         if !gone.isEmpty {
-            try await ledger.write { store, _ in try store.forgetFolderFiles(folder, names: gone) }
+            try await ledger.write { try $0.store.forgetFolderFiles(folder, names: gone) }
             for name in gone { known[name] = nil }
         }
         let before = ledger.replicaID
@@ -102,7 +102,7 @@ struct FolderSync {
                 else { return }
                 let file = FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false)
                 let folder = folder
-                try await ledger.write { store, _ in try store.rememberFolderFile(folder, file) }
+                try await ledger.write { try $0.store.rememberFolderFile(folder, file) }
                 known[name] = file
                 report.vaults[changes.vaultId, default: .init()].filesRead += 1
                 report.vaults[changes.vaultId, default: .init()].recordsAdded += imported.report.recordsAdded
@@ -181,7 +181,7 @@ struct FolderSync {
         guard let changes = info.changes else { preconditionFailure("an export knows its change set") }
         let file = FolderFile(name: name, size: info.byteCount, changes: changes, written: true)
         let folder = folder
-        try await ledger.write { store, _ in try store.rememberFolderFile(folder, file) }
+        try await ledger.write { try $0.store.rememberFolderFile(folder, file) }
         known[name] = file
         report.vaults[vault, default: .init()].filesWritten += 1
         return file
@@ -195,7 +195,7 @@ struct FolderSync {
         try await DedicatedThread.run {
             for file in files { try? FileManager.default.removeItem(atPath: folder + "/" + file.name) }
         }
-        try await ledger.write { store, _ in try store.forgetFolderFiles(folder, names: files.map(\.name)) }
+        try await ledger.write { try $0.store.forgetFolderFiles(folder, names: files.map(\.name)) }
         for file in files {
             known[file.name] = nil
             report.vaults[file.vault, default: .init()].filesRemoved += 1

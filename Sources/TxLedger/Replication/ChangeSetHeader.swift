@@ -20,7 +20,7 @@ public struct ChangeSetHeader: Sendable, Equatable {
     /// The vault's clear watermark at the origin.
     public let clearedThrough: Stamp?
 
-    public init(
+    init(
         vaultId: String,
         origin: ReplicaID,
         since: Int64,

@@ -1,0 +1,34 @@
+extension LedgerTransaction {
+    /// Records one transaction (Ledger.record(_:)): new, it is stored with a fresh stamp;
+    /// already there, its status may advance and its `lastCheckedAt` move forward.
+    mutating func record(_ record: TransactionRecord) throws -> (state: RecordState, outcome: RecordOutcome) {
+        // Stamped after the vault's clear watermark, so a new record is never born erased.
+        let watermark = try store.cachedWatermark(record.vaultId)
+        let new = RecordState(recording: record, stamp: try stamps.next(after: watermark))
+        if try store.insertIfAbsent(new) {
+            return (new, .recorded)
+        }
+        guard var existing = try store.fetchStored(id: record.id) else {
+            preconditionFailure("insert conflicted on an id that cannot be read back")
+        }
+        guard existing.isVisible(clearedThrough: watermark) else {
+            // Erased by a clear, with later registers kept: recorded anew, joining what survived.
+            let joined = existing.joined(with: new)
+            try store.save(joined)
+            return (joined, .recorded)
+        }
+        var statusAdvanced = false
+        var checkedLater = false
+        let stamp = try stamp(writing: existing, replacing: [existing.status.pending, existing.status.terminal?.stamp])
+        if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamp) {
+            existing.status = status
+            statusAdvanced = true
+        }
+        if let checked = record.lastCheckedAt, checked > existing.lastCheckedAt ?? .distantPast {
+            existing.lastCheckedAt = checked
+            checkedLater = true
+        }
+        if statusAdvanced || checkedLater { try store.updateRegisters(existing) }
+        return (existing, .alreadyRecorded(statusAdvanced: statusAdvanced))
+    }
+}

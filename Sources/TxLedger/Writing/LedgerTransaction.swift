@@ -1,0 +1,26 @@
+/// One write transaction on a ledger: the store it writes through and the stamps it issues.
+/// The algorithms that change records are its methods (recording, status updates, annotations
+/// here; merging change sets in `Replication/`); `Ledger.write` opens one per call, runs them,
+/// and commits the clock and the change number with what they wrote.
+struct LedgerTransaction {
+    let store: RecordStore
+    var stamps: StampSource
+
+    /// The visible record with this id.
+    /// - Throws: `LedgerError.notFound` if there is none.
+    func existing(_ id: TransactionID) throws -> RecordState {
+        guard let state = try store.fetch(id: id) else { throw LedgerError.notFound(id.rawValue) }
+        return state
+    }
+
+    /// What a local write to a record must be stamped after: the registers it replaces, and its
+    /// vault's clear watermark (else a clear from a clock far ahead would erase the write).
+    func writeFloor(_ state: RecordState, _ replaced: [Stamp?]) throws -> Stamp? {
+        (replaced + [try store.cachedWatermark(state.facts.value.vaultId)]).compactMap { $0 }.max()
+    }
+
+    /// A fresh stamp for a local write to `state` that replaces `replaced`.
+    mutating func stamp(writing state: RecordState, replacing replaced: [Stamp?]) throws -> Stamp {
+        try stamps.next(after: try writeFloor(state, replaced))
+    }
+}
