@@ -1,0 +1,179 @@
+/// Decodes record frames (Specs/bundle-format.md, "Record frames") in one payload's format,
+/// with the tables its frames share: the texts and replica ids written once. A bundle's payload
+/// has one decoder for its header and all its frames (its origin is replica 0); a record
+/// stored in a ledger file is one frame with tables of its own. Everything is checked as
+/// `PayloadDecoder` says; any deviation is `BundleError.malformedContent`.
+struct FrameDecoder {
+    /// Most entries the replica table may have.
+    static let maxReplicas = 1 << 16
+    /// Largest frame a reader accepts, in bytes: a message may hold 1 Mi characters of UTF-8.
+    static let maxFrameBytes = 8 << 20
+
+    let version: UInt8
+    private var sharedTexts = SharedTextTable()
+    private var replicas: [ReplicaID] = []
+    /// The replica table's entries, to refuse one introduced twice in constant time.
+    private var known: Set<ReplicaID> = []
+
+    /// A decoder for frames of format `version`, whose replica table starts with `origin`.
+    init(version: UInt8, origin: ReplicaID? = nil) {
+        self.version = version
+        if let origin {
+            replicas = [origin]
+            known = [origin]
+        }
+    }
+
+    /// The record `frame` holds, record `index` of its payload, in `vault`: decoded, its shape
+    /// checked (`FrameShape`) and validated as the ledger validates input.
+    mutating func record(_ frame: [UInt8], vault: String, index: Int) throws -> RecordState {
+        let length = frame.count
+        var frame = FrameBytes(frame)
+        var fields = RecordFields(vault: vault)
+        var last = 0
+        var bases = FrameTimeBases()
+        var newer: [NewerField] = []
+        while !frame.isAtEnd {
+            let (number, wire) = try readTag(from: &frame, after: last, record: index)
+            last = number
+            guard let field = RecordField(number: number) else {
+                newer.append(
+                    NewerField(
+                        number: number,
+                        value: try readNewerValue(
+                            wire,
+                            of: number,
+                            from: &frame,
+                            length: length,
+                            bases: bases,
+                            record: index
+                        )
+                    )
+                )
+                continue
+            }
+            let encoding = field.encoding.inFormat(version)
+            if let wire, wire != encoding.wireType {
+                throw BundleError.malformedContent(
+                    "record \(index): field \(number) (\(field.name)) has wire type \(wire.rawValue), not \(encoding.wireType.rawValue)"
+                )
+            }
+            switch encoding {
+            case .integer:
+                let integer = try frame.readSVarint()
+                bases.pass(number, value: integer)
+                fields[field] = .integer(integer)
+            case .plainText: fields[field] = .text(try frame.readText(limit: length))
+            case .text: fields[field] = .text(try frame.readCompactText(limit: length))
+            case .sharedText: fields[field] = .text(try frame.readSharedText(limit: length, table: &sharedTexts))
+            case .replica:
+                fields[field] = .integer(try readReplica(from: &frame).rawValue)
+            case .sinceTimestamp:
+                fields[field] = .integer(try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint())
+            case .stampTime:
+                let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
+                bases.pass(number, value: time)
+                fields[field] = .integer(time)
+            }
+        }
+        fields.newer = NewerFields(newer)
+        try FrameShape.check(fields, record: index)
+        let record: RecordState
+        do {
+            record = try RecordState(fields: fields)
+        } catch let error as LedgerError {
+            throw BundleError.malformedContent("record \(index): \(error.localizedDescription)")
+        }
+        try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
+        return record
+    }
+
+    /// A replica reference: the index of a replica in the table, or the next index followed by
+    /// a new replica's id.
+    mutating func readReplica(from source: inout some PayloadSource) throws -> ReplicaID {
+        let index = try source.readCount(limit: replicas.count, "a replica reference")
+        guard index == replicas.count else { return replicas[index] }
+        guard replicas.count < Self.maxReplicas else {
+            throw BundleError.malformedContent("more than \(Self.maxReplicas) replicas")
+        }
+        let replica = try Self.replica(try source.readID64())
+        guard known.insert(replica).inserted else {
+            throw BundleError.malformedContent("replica \(replica) is introduced twice")
+        }
+        replicas.append(replica)
+        return replica
+    }
+
+    static func replica(_ raw: UInt64) throws -> ReplicaID {
+        guard raw <= UInt64(Int64.max) else { throw BundleError.malformedContent("a replica id has its top bit set") }
+        return ReplicaID(rawValue: Int64(raw))
+    }
+
+    /// The next field's number and, from format 4, its wire type. Format 4 tags are
+    /// `(number - last) << 3 | wire type`; earlier formats write the number alone and know
+    /// only the table's fields.
+    private func readTag(
+        from frame: inout FrameBytes,
+        after last: Int,
+        record index: Int
+    ) throws -> (
+        number: Int, wire: WireType?
+    ) {
+        guard version >= 4 else {
+            let number = try frame.readCount(limit: RecordField.last, "a field number")
+            guard number > last else {
+                throw BundleError.malformedContent("record \(index): field \(number) is out of order or unknown")
+            }
+            return (number, nil)
+        }
+        let tag = try frame.readUVarint()
+        let step = tag >> 3
+        guard step > 0, step <= UInt64(NewerFields.numbers.upperBound - last) else {
+            throw BundleError.malformedContent(
+                "record \(index): a tag steps \(step) from field \(last) (fields go up, to at most \(NewerFields.numbers.upperBound))"
+            )
+        }
+        let number = last + Int(step)
+        guard let wire = WireType(rawValue: UInt8(tag & 7)) else {
+            throw BundleError.malformedContent(
+                "record \(index): field \(number) has wire type \(tag & 7), which no format defines"
+            )
+        }
+        return (number, wire)
+    }
+
+    /// A newer field's value, read by its wire type (bundle-format.md, "Newer fields").
+    private mutating func readNewerValue(
+        _ wire: WireType?,
+        of number: Int,
+        from frame: inout FrameBytes,
+        length: Int,
+        bases: FrameTimeBases,
+        record index: Int
+    ) throws -> NewerField.Value {
+        func nonEmpty(_ text: String) throws -> String {
+            guard !text.isEmpty else {
+                throw BundleError.malformedContent(
+                    "record \(index): field \(number) is empty (an absent field is left out)"
+                )
+            }
+            return text
+        }
+        switch wire {
+        case .varint: return .varint(try frame.readUVarint())
+        case .stampTime:
+            let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
+            guard (0...Stamp.latestTime).contains(time) else {
+                throw BundleError.malformedContent(
+                    "record \(index): field \(number)'s stamp time \(time) is not between 1970 and 3000"
+                )
+            }
+            return .stampTime(time)
+        case .text: return .text(try nonEmpty(try frame.readCompactText(limit: length)))
+        case .sharedText: return .sharedText(try nonEmpty(try frame.readSharedText(limit: length, table: &sharedTexts)))
+        case .replica: return .replica(try readReplica(from: &frame))
+        case .bytes: return .bytes(try frame.readBytes(try frame.readCount(limit: length, "a byte length")))
+        case nil: preconditionFailure("formats before 4 have no newer fields")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// Encodes record frames (Specs/bundle-format.md, "Record frames") in format 4, with the
+/// tables its frames share: repeated texts (`SharedTextTable`) and replica ids are written once.
+/// A bundle's payload has one encoder for its header and all its frames (its origin is replica
+/// 0); a record stored in a ledger file is one frame with tables of its own.
+struct FrameEncoder {
+    private var replicaIndex: [Int64: UInt64] = [:]
+    private var sharedTexts = SharedTextTable()
+
+    /// An encoder whose replica table starts with `origin`.
+    init(origin: ReplicaID? = nil) {
+        if let origin { replicaIndex[origin.rawValue] = 0 }
+    }
+
+    /// The frame of `record`: its fields, but for an explorer page that the chain's default
+    /// gives (the reader derives the same default).
+    mutating func frame(_ record: RecordState) -> [UInt8] {
+        var fields = record.fields
+        let facts = record.facts.value
+        if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
+            fields[.explorerUrl] = nil
+        }
+        return frame(fields)
+    }
+
+    /// The frame of `fields` as they are (tests make malformed frames with it); the vault is
+    /// the payload's.
+    mutating func frame(_ fields: RecordFields) -> [UInt8] {
+        var frame: [UInt8] = []
+        var bases = FrameTimeBases()
+        var previous = 0
+        func tag(_ number: Int, _ wire: WireType) {
+            frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
+            previous = number
+        }
+        for field in RecordField.allCases {
+            guard let value = fields[field] else { continue }
+            let number = field.number
+            tag(number, field.encoding.wireType)
+            switch (field.encoding, value) {
+            case let (.integer, .integer(integer)): frame.appendSVarint(integer)
+            case let (.replica, .integer(replica)): frame += replicaReference(replica)
+            case let (.text, .text(text)): frame.appendCompactText(text)
+            case let (.sharedText, .text(text)): frame.appendSharedText(text, table: &sharedTexts)
+            case let (.sinceTimestamp, .integer(millis)):
+                frame.appendSVarint(millis &- base(of: number, field.encoding, in: bases))
+            case let (.stampTime, .integer(time)):
+                frame.appendStampTime(time, base: base(of: number, field.encoding, in: bases))
+            default: preconditionFailure("field \(field.name) holds \(value), not a \(field.encoding)")
+            }
+            if case let .integer(integer) = value { bases.pass(number, value: integer) }
+        }
+        for field in fields.newer.fields {
+            tag(field.number, field.value.wireType)
+            switch field.value {
+            case let .varint(value): frame.appendUVarint(value)
+            case let .stampTime(time): frame.appendStampTime(time, base: base(of: field.number, .stampTime, in: bases))
+            case let .text(text): frame.appendCompactText(text)
+            case let .sharedText(text): frame.appendSharedText(text, table: &sharedTexts)
+            case let .replica(replica): frame += replicaReference(replica.rawValue)
+            case let .bytes(value):
+                frame.appendUVarint(UInt64(value.count))
+                frame += value
+            }
+        }
+        return frame
+    }
+
+    /// A record's bases are required fields, always there before the fields that use them.
+    private func base(of number: Int, _ encoding: FieldEncoding, in bases: FrameTimeBases) -> Int64 {
+        guard let base = try? bases.base(of: number, encoding) else {
+            preconditionFailure("a valid record has its time bases")
+        }
+        return base
+    }
+
+    /// A replica reference, introducing `replica` into the table if it is new.
+    mutating func replicaReference(_ replica: Int64) -> [UInt8] {
+        var reference: [UInt8] = []
+        if let index = replicaIndex[replica] {
+            reference.appendUVarint(index)
+        } else {
+            let index = UInt64(replicaIndex.count)
+            replicaIndex[replica] = index
+            reference.appendUVarint(index)
+            reference.appendBigEndian(UInt64(replica), width: 8)
+        }
+        return reference
+    }
+}
