@@ -8,9 +8,8 @@ extension Ledger {
     @discardableResult
     public func removeFromThisDevice(_ id: TransactionID) async throws -> TransactionRecord {
         try await write { transaction in
-            let store = transaction.store
-            guard let state = try store.fetchStored(id: id) else { throw LedgerError.notFound(id.rawValue) }
-            try store.db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id.rawValue])
+            guard let state = try transaction.store.fetchStored(id: id) else { throw LedgerError.notFound(id.rawValue) }
+            try transaction.store.remove(id)
             return state.record
         }
     }
@@ -28,10 +27,7 @@ extension Ledger {
             let store = transaction.store
             guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
             let count = try store.countStored(vault: vault, changedAfter: -1)
-            for table in ["record", "peer", "folder_file"] {
-                try store.db.execute(sql: "DELETE FROM \(table) WHERE vault_id = ?", arguments: [vault])
-            }
-            try store.db.execute(sql: "DELETE FROM vault WHERE id = ?", arguments: [vault])
+            try store.removeVault(vault)
             return count
         }
     }

@@ -102,6 +102,7 @@ public final class Ledger: Sendable {
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: Self.connectionPragmas)
+            db.add(function: RecordRow.textFunction)
         }
         do {
             pool = try Self.openPool(path, configuration: configuration, readOnly: options.readOnly)

@@ -14,9 +14,11 @@ struct HistoryIndexTests {
         let records = try HistoryFixture.records(count: 40)
         try await test.ledger.record(records)
         let after = cursor ? PageCursor(after: records[20]) : nil
-        let (sql, arguments) = RecordStore.pageQuery(filter, after: after, limit: 51)
         return try await test.ledger.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+            let (sql, arguments) = try RecordStore(db, path: "").pageQuery(filter, after: after, limit: 51)
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
+                $0["detail"] as String
+            }
         }.joined(separator: "\n")
     }
 

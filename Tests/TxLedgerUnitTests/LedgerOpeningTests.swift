@@ -134,15 +134,37 @@ struct LedgerOpeningTests {
         let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
-        // INTEGER affinity keeps text that is not a number as text.
-        try await test.ledger.pool.write { db in try db.execute(sql: "UPDATE record SET timestamp_ms = 'soon'") }
+        // A BLOB column keeps a text as a text.
+        try await test.ledger.pool.write { db in try db.execute(sql: "UPDATE record SET state = 'soon'") }
         await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
             guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
-            return reason.contains("timestamp_ms") && reason.contains("wrong type")
+            return reason.contains(record.id.rawValue) && reason.contains("not of its type")
         }
-        let stored = try await test.ledger.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT timestamp_ms FROM record")
-        }
+        let stored = try await test.ledger.pool.read { db in try String.fetchOne(db, sql: "SELECT state FROM record") }
         #expect(stored == "soon")  // reading reports it and changes nothing
+    }
+
+    @Test func aDamagedStoredStateIsAClearErrorNotACrash() async throws {
+        let test = try await TestLedger()
+        let record = try Fixture.send(hash: 1)
+        try await test.ledger.record(record)
+        let original = try await test.ledger.pool.read { db in try Data.fetchOne(db, sql: "SELECT state FROM record") }
+        for damage in [
+            "substr(state, 1, length(state) - 1)",  // cut short
+            "state || x'0801'",  // a field after the last one, out of order
+            "x'0a' || substr(state, 2)",  // its first tag changed
+        ] {
+            try await test.ledger.pool.write { db in
+                try db.execute(sql: "UPDATE record SET state = \(damage)")
+            }
+            await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
+                guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
+                return reason.contains(record.id.rawValue) && reason.contains("malformed")
+            }
+            try await test.ledger.pool.write { db in
+                try db.execute(sql: "UPDATE record SET state = ?", arguments: [original])
+            }
+            #expect(try await test.ledger.transaction(id: record.id) == record)
+        }
     }
 }

@@ -70,11 +70,13 @@ struct LedgerRecordingTests {
         #expect(try await test.ledger.all().count == 200)
     }
 
-    @Test func appMetadataIsStoredOnceAndShared() async throws {
+    @Test func appMetadataIsKeptWithEachRecord() async throws {
         let test = try await TestLedger()
-        try await test.ledger.record([try Fixture.send(hash: 1), try Fixture.send(hash: 2), try Fixture.signature()])
-        let apps = try await test.ledger.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM app") }
-        #expect(apps == 2)  // uniswap (two sends) and example.com
+        let records = [try Fixture.send(hash: 1), try Fixture.send(hash: 2), try Fixture.signature()]
+        try await test.ledger.record(records)
+        for record in records {
+            #expect(try await test.reopened().transaction(id: record.id)?.app == record.app)
+        }
     }
 
     @Test func statusMovesThroughTheLattice() async throws {

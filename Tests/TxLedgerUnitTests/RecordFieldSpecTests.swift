@@ -47,15 +47,10 @@ struct RecordFieldSpecTests {
         #expect(code == spec.map { "\($0.number) \($0.name) \($0.letter)" })
     }
 
-    @Test func theRecordTableHasAColumnPerFieldButTheAppsOnes() async throws {
+    @Test func theRecordTableIsTheRowsColumns() async throws {
         let test = try await TestLedger()
-        let columns = try await test.ledger.pool.read { db in
-            try Set(db.columns(in: "record").map(\.name))
-        }
-        let derived = Set(RecordField.allCases.filter { !$0.isApp }.map(\.name))
-        #expect(derived.isSubset(of: columns))
-        #expect(RecordField.allCases.filter(\.isApp).allSatisfy { !columns.contains($0.name) })
-        #expect(Set(RecordRow.columns).isSubset(of: columns))
+        let columns = try await test.ledger.pool.read { db in try db.columns(in: "record").map(\.name) }
+        #expect(columns == RecordRow.columns)
     }
 
     @Test func aRecordOfEveryKindRoundTripsThroughItsFields() throws {

@@ -27,6 +27,20 @@ struct FrameDecoder {
     /// The record `frame` holds, record `index` of its payload, in `vault`: decoded, its shape
     /// checked (`FrameShape`) and validated as the ledger validates input.
     mutating func record(_ frame: [UInt8], vault: String, index: Int) throws -> RecordState {
+        let fields = try fields(frame, vault: vault, index: index)
+        try FrameShape.check(fields, record: index)
+        let record: RecordState
+        do {
+            record = try RecordState(fields: fields)
+        } catch let error as LedgerError {
+            throw BundleError.malformedContent("record \(index): \(error.localizedDescription)")
+        }
+        try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
+        return record
+    }
+
+    /// The fields `frame` holds, decoded but not validated as a record.
+    mutating func fields(_ frame: [UInt8], vault: String, index: Int) throws -> RecordFields {
         let length = frame.count
         var frame = FrameBytes(frame)
         var fields = RecordFields(vault: vault)
@@ -77,15 +91,7 @@ struct FrameDecoder {
             }
         }
         fields.newer = NewerFields(newer)
-        try FrameShape.check(fields, record: index)
-        let record: RecordState
-        do {
-            record = try RecordState(fields: fields)
-        } catch let error as LedgerError {
-            throw BundleError.malformedContent("record \(index): \(error.localizedDescription)")
-        }
-        try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
-        return record
+        return fields
     }
 
     /// A replica reference: the index of a replica in the table, or the next index followed by

@@ -18,6 +18,28 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
 
     init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
 
+    /// The id from its 16 bytes (as the store keeps it).
+    init(bytes: [UInt8]) {
+        rawValue = bytes.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The id's 16 bytes.
+    var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        var utf8 = rawValue.utf8.makeIterator()
+        while let high = utf8.next(), let low = utf8.next() {
+            bytes.append(Self.nibble(high) << 4 | Self.nibble(low))
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8 {
+        digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10
+    }
+
     /// The id of the send or swap with hash `hash` on `chain` in vault `vault`: what an app
     /// computes from the three values a broadcast or "complete" screen has, to find the record
     /// (`Ledger.transaction(vault:chain:hash:)`). The hash may be in any case, with or without
@@ -39,12 +61,7 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
             input += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             input += bytes
         }
-        let digest = Sodium.genericHash(input, outputLength: 16)
-        let hex = digest.map { byte in
-            let s = String(byte, radix: 16)
-            return byte < 16 ? "0" + s : s
-        }.joined()
-        return TransactionID(uncheckedRawValue: hex)
+        return TransactionID(bytes: Sodium.genericHash(input, outputLength: 16))
     }
 
     public var description: String { rawValue }

@@ -1,58 +1,59 @@
 import Foundation
 import GRDB
 
-/// A `HistoryFilter` as SQL conditions on `RecordRow.visibleSource`, with their arguments.
-/// `Specs/queries.md` states the rules; the indexes of migration v3 serve the common shapes.
+/// A `HistoryFilter` as SQL conditions on `RecordRow.source`, with their arguments.
+/// `Specs/queries.md` states the rules; the indexes of migration v8 serve the common shapes.
 struct HistoryConditions {
     private(set) var clauses: [String] = [RecordRow.isVisible]
     private(set) var arguments: StatementArguments = []
 
-    /// - Parameter byTab: whether the tab restricts the kind (counts per tab leave it out).
-    init(_ filter: HistoryFilter, byTab: Bool = true) {
+    /// - Parameters:
+    ///   - byTab: whether the tab restricts the kind (counts per tab leave it out).
+    ///   - chainNumbers: the numbers of the filter's chains in this file (`RecordStore.chainNumbers`).
+    init(_ filter: HistoryFilter, byTab: Bool = true, chainNumbers: [Int64]) {
         // Few records are in progress: their partial index beats the kind and chain indexes,
         // which a unary `+` keeps SQLite from choosing (sqlite.org/optoverview.html).
         let unindexed = filter.stage == .inProgress ? "+" : ""
         if let vault = filter.vault {
-            add("record.vault_id = ?", [vault])
+            add("record.vault = (SELECT num FROM vault WHERE id = ?)", [vault])
         }
         if byTab, let kind = filter.tab.kind {
-            add("\(unindexed)record.kind = ?", [kind.rawValue])
+            add("\(unindexed)record.kind = ?", [RecordRow.kindCode(kind)])
         }
         if !filter.includeHidden {
-            add("COALESCE(record.hidden, 0) = 0")
+            add("record.hidden = 0")
         }
         if !filter.chains.isEmpty {
-            let ids = filter.chains.map(\.id).sorted()
-            add("\(unindexed)record.chain IN (\(Self.marks(ids.count)))", StatementArguments(ids))
+            // Numbers, not a subquery: SQLite then weighs the chain index as for constants.
+            add("\(unindexed)record.chain IN (\(Self.marks(chainNumbers.count)))", StatementArguments(chainNumbers))
         }
         if !filter.tokens.isEmpty {
             let tokens = filter.tokens.map(Self.asciiUppercased).sorted()
             let list = Self.marks(tokens.count)
-            let sides = [
-                "token_symbol", "token_contract", "from_token_symbol", "from_token_contract", "to_token_symbol",
-                "to_token_contract",
+            let sides: [RecordField] = [
+                .tokenSymbol, .tokenContract, .fromTokenSymbol, .fromTokenContract, .toTokenSymbol, .toTokenContract,
             ]
             add(
-                "(" + sides.map { "upper(record.\($0)) IN (\(list))" }.joined(separator: " OR ") + ")",
+                "(" + sides.map { "upper(\(Self.text($0))) IN (\(list))" }.joined(separator: " OR ") + ")",
                 StatementArguments(Array(repeating: tokens, count: sides.count).flatMap { $0 })
             )
         }
         if let since = filter.since {
-            add("record.timestamp_ms >= ?", [since.millis])
+            add("record.time >= ?", [since.millis])
         }
         if let until = filter.until {
-            add("record.timestamp_ms < ?", [until.millis])
+            add("record.time < ?", [until.millis])
         }
         addStatuses(filter.statuses)
         switch filter.stage {
         case .all: break
         // Written as the partial index `record_in_progress` states its condition, so SQLite uses it.
-        case .inProgress: add("record.terminal_status IS NULL AND record.kind <> 'signature'")
-        case .completed: add("(record.terminal_status IS NOT NULL OR record.kind = 'signature')")
+        case .inProgress: add("record.status < 2 AND record.kind <> 2")
+        case .completed: add("(record.status >= 2 OR record.kind = 2)")
         }
         if !filter.providers.isEmpty {
             let names = filter.providers.map(Self.asciiUppercased).sorted()
-            add("upper(record.provider) IN (\(Self.marks(names.count)))", StatementArguments(names))
+            add("upper(\(Self.text(.provider))) IN (\(Self.marks(names.count)))", StatementArguments(names))
         }
         if let search = filter.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
             addSearch(search)
@@ -72,8 +73,8 @@ struct HistoryConditions {
         case Set(TransactionStatus.allCases): return
         case []: add("0")
         default:
-            let names = statuses.map(\.rawValue).sorted()
-            add("record.status IN (\(Self.marks(names.count)))", StatementArguments(names))
+            let codes = statuses.map(RecordRow.statusCode).sorted()
+            add("record.status IN (\(Self.marks(codes.count)))", StatementArguments(codes))
         }
     }
 
@@ -81,12 +82,12 @@ struct HistoryConditions {
     private mutating func addSearch(_ text: String) {
         let bare = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
         let contains = "%" + Self.escapedForLike(text) + "%"
-        var alternatives = ["record.memo LIKE ? ESCAPE '\\'", "record.note LIKE ? ESCAPE '\\'"]
+        var alternatives = ["\(Self.text(.memo)) LIKE ? ESCAPE '\\'", "\(Self.text(.note)) LIKE ? ESCAPE '\\'"]
         var values: [String] = [contains, contains]
         if !bare.isEmpty {
             let prefix = Self.escapedForLike(bare) + "%"
-            for column in ["tx_hash", "from_address", "to_address"] {
-                alternatives += ["record.\(column) LIKE ? ESCAPE '\\'", "record.\(column) LIKE ? ESCAPE '\\'"]
+            for field in [RecordField.txHash, .fromAddress, .toAddress] {
+                alternatives += ["\(Self.text(field)) LIKE ? ESCAPE '\\'", "\(Self.text(field)) LIKE ? ESCAPE '\\'"]
                 values += [prefix, "0x" + prefix]
             }
         }
@@ -110,6 +111,11 @@ struct HistoryConditions {
                 text.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }
             )
         )
+    }
+
+    /// The text of `field` in a row's stored state (`RecordRow.textFunction`).
+    private static func text(_ field: RecordField) -> String {
+        "record_text(record.state, \(field.number))"
     }
 
     private static func marks(_ count: Int) -> String {

@@ -168,6 +168,56 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v8: compact records") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE chain (
+                        num INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE
+                    );
+                    CREATE TABLE vault_v8 (
+                        num INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE,
+                        cleared_time INTEGER,
+                        cleared_replica INTEGER,
+                        change_seq INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO vault_v8 (id, cleared_time, cleared_replica, change_seq)
+                        SELECT id, cleared_time, cleared_replica, change_seq FROM vault ORDER BY id;
+                    DROP TABLE vault;
+                    ALTER TABLE vault_v8 RENAME TO vault;
+                    ALTER TABLE record RENAME TO record_v7;
+                    CREATE TABLE record (
+                        id BLOB PRIMARY KEY NOT NULL CHECK (length(id) = 16),
+                        vault INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
+                        chain INTEGER NOT NULL,
+                        hash_key INTEGER,
+                        status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3)),
+                        hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),
+                        erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
+                        change_seq INTEGER NOT NULL,
+                        state BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    """
+            )
+            try RecordRowV7.migrate(db)
+            try db.execute(
+                sql: """
+                    DROP TABLE record_v7;
+                    DROP TABLE app;
+                    CREATE INDEX record_by_vault_time ON record (vault, time DESC, id DESC);
+                    CREATE INDEX record_by_time ON record (time DESC, id DESC);
+                    CREATE INDEX record_by_vault_kind_time ON record (vault, kind, time DESC, id DESC);
+                    CREATE INDEX record_by_vault_chain_time ON record (vault, chain, time DESC, id DESC);
+                    CREATE INDEX record_in_progress ON record (vault, time DESC, id DESC)
+                        WHERE status < 2 AND kind <> 2;
+                    CREATE INDEX record_by_vault_change ON record (vault, change_seq);
+                    CREATE INDEX record_by_hash ON record (hash_key);
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -1,100 +1,114 @@
 import Foundation
 import GRDB
 
-/// Maps a record to the columns of the `record` table and back. The table has a column per
-/// record field (`RecordField`, named as the field), but for the app's fields, kept once per
-/// app in the `app` table (`app_id`); and `id`, `vault_id`, `newer_fields` and `change_seq`.
+/// Maps a record to its row of the `record` table and back (Specs/schema.md, "record"): the
+/// record's whole state as one frame (`state`, encoded as a bundle frame with tables of its
+/// own, newer fields included), and beside it the small integers that queries filter and sort
+/// on, derived from the state whenever it is written.
 enum RecordRow {
-    /// The fields with a column of their own, in `RecordField` order.
-    private static let columnFields = RecordField.allCases.filter { !$0.isApp }
-    /// The fields of the registers and `lastCheckedAt`: what a status or annotation write changes.
-    private static let registerFields = columnFields.filter { $0.register != .facts }
+    /// The columns `values` gives, in order.
+    static let columns = [
+        "id", "vault", "time", "kind", "chain", "hash_key", "status", "hidden", "erased", "change_seq", "state",
+    ]
+    /// The columns `registerValues` gives, in order: what a write that keeps the facts changes.
+    static let registerColumns = ["status", "hidden", "erased", "change_seq", "state"]
 
-    /// The columns `values(of:appID:changeSeq:)` gives, in order.
-    static let columns = ["id", "vault_id", "app_id"] + columnFields.map(\.name) + ["newer_fields", "change_seq"]
-    /// The columns `registerValues(of:changeSeq:)` gives, in order.
-    static let registerColumns = registerFields.map(\.name) + ["newer_fields", "change_seq"]
-
-    /// `SELECT` list that `decode` reads: the record and its app.
-    static let selection =
-        (["record.id", "record.vault_id"] + columnFields.map { "record.\($0.name)" }
-        + ["record.newer_fields", "app.domain", "app.uri", "app.scheme"]).joined(separator: ", ")
-    static let source = "record LEFT JOIN app ON app.id = record.app_id"
-    /// Joined to `source` by reads that must hide records erased by a vault clear.
-    static let visibleSource = source + " LEFT JOIN vault ON vault.id = record.vault_id"
+    /// `SELECT` list that `decode` reads, from `source`.
+    static let selection = "record.id, vault.id, record.state"
+    static let source = "record JOIN vault ON vault.num = record.vault"
     /// The condition a visible record meets: its facts are later than its vault's watermark.
-    static let isVisible =
-        "(vault.cleared_time IS NULL OR (record.facts_time, record.facts_replica) > (vault.cleared_time, vault.cleared_replica))"
+    static let isVisible = "record.erased = 0"
 
-    /// The values of `columns` for `state`.
-    static func values(of state: RecordState, appID: Int64?, changeSeq: Int64) -> [DatabaseValue] {
-        let fields = state.fields
-        return [state.id.rawValue.databaseValue, fields.vault.databaseValue, appID.databaseValue]
-            + columnFields.map { sql(fields[$0]) } + [
-                newerFieldsBlob(fields.newer).databaseValue, changeSeq.databaseValue,
-            ]
+    /// The values of `columns` for `state`, in the vault and chain numbered `vault` and `chain`.
+    static func values(
+        of state: RecordState,
+        vault: Int64,
+        chain: Int64,
+        erased: Bool,
+        changeSeq: Int64
+    ) -> [DatabaseValue] {
+        let facts = state.facts.value
+        return [
+            Data(state.id.bytes).databaseValue, vault.databaseValue, facts.timestamp.millis.databaseValue,
+            kindCode(facts.kind).databaseValue, chain.databaseValue, facts.txHash.map(hashKey).databaseValue,
+        ] + registerValues(of: state, erased: erased, changeSeq: changeSeq)
     }
 
     /// The values of `registerColumns` for `state`.
-    static func registerValues(of state: RecordState, changeSeq: Int64) -> [DatabaseValue] {
-        let fields = state.fields
-        return registerFields.map { sql(fields[$0]) } + [
-            newerFieldsBlob(fields.newer).databaseValue, changeSeq.databaseValue,
+    static func registerValues(of state: RecordState, erased: Bool, changeSeq: Int64) -> [DatabaseValue] {
+        var frames = FrameEncoder()
+        return [
+            statusCode(state.status.status).databaseValue, (state.hidden?.value == true ? 1 : 0).databaseValue,
+            (erased ? 1 : 0).databaseValue, changeSeq.databaseValue, Data(frames.frame(state)).databaseValue,
         ]
     }
 
-    /// The `newer_fields` column: their stored form, NULL when there are none.
-    private static func newerFieldsBlob(_ fields: NewerFields) -> Data? {
-        fields.isEmpty ? nil : Data(fields.storedBytes)
+    /// `kind`: 0 send, 1 swap, 2 signature.
+    static func kindCode(_ kind: TransactionKind) -> Int64 {
+        switch kind {
+        case .send: 0
+        case .swap: 1
+        case .signature: 2
+        }
     }
 
-    private static func sql(_ value: FieldValue?) -> DatabaseValue {
-        switch value {
-        case nil: .null
-        case let .integer(integer)?: integer.databaseValue
-        case let .text(text)?: text.databaseValue
+    /// `status`: 0 broadcasted, 1 pending, 2 confirmed, 3 failed.
+    static func statusCode(_ status: TransactionStatus) -> Int64 {
+        switch status {
+        case .broadcasted: 0
+        case .pending: 1
+        case .confirmed: 2
+        case .failed: 3
         }
+    }
+
+    /// `hash_key`: the FNV-1a 64-bit hash of the transaction hash's UTF-8, as a signed integer,
+    /// so a lookup by hash reads few rows (each then compared in full).
+    static func hashKey(_ hash: String) -> Int64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in hash.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: value)
     }
 
     /// Reads a row selected with `selection` from `source`.
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
     static func decode(_ row: Row, path: String) throws -> RecordState {
-        let id: DatabaseValue = row[0]
-        do {
-            guard case let .string(vault) = (row[1] as DatabaseValue).storage else {
-                throw LedgerError.invalidInput(field: "vault_id", reason: "is not a text")
-            }
-            var fields = RecordFields(vault: vault)
-            var position = 2
-            for field in columnFields {
-                fields[field] = try value(row[position], field.name)
-                position += 1
-            }
-            if let newer = Data.fromDatabaseValue(row[position]) {
-                fields.newer = try NewerFields(storedBytes: Array(newer))
-            }
-            for (offset, field) in [RecordField.appDomain, .appUri, .appScheme].enumerated() {
-                fields[field] = try value(row[position + 1 + offset], field.name)
-            }
-            let state = try RecordState(fields: fields)
-            guard String.fromDatabaseValue(id) == state.id.rawValue else {
-                throw LedgerError.invalidInput(field: "id", reason: "does not match the record's facts")
-            }
-            return state
-        } catch let error as LedgerError {
-            throw LedgerError.unreadableDatabase(
-                path: path,
-                reason: "record \(String.fromDatabaseValue(id) ?? "?") is malformed (\(error.localizedDescription))"
-            )
+        let id = blob(row[0]).map { TransactionID(bytes: Array($0)) }
+        func malformed(_ reason: String) -> LedgerError {
+            .unreadableDatabase(path: path, reason: "record \(id?.rawValue ?? "?") is malformed (\(reason))")
         }
+        guard let vault = String.fromDatabaseValue(row[1]), let frame = blob(row[2]) else {
+            throw malformed("its vault or state is not of its type")
+        }
+        var decoder = FrameDecoder(version: BundleHeader.currentVersion)
+        let state: RecordState
+        do {
+            state = try decoder.record(Array(frame), vault: vault, index: 0)
+        } catch let BundleError.malformedContent(reason) {
+            throw malformed(reason)
+        }
+        guard state.id == id else { throw malformed("its id is not the one its facts derive") }
+        return state
     }
 
-    private static func value(_ value: DatabaseValue, _ column: String) throws -> FieldValue? {
-        switch value.storage {
-        case .null: return nil
-        case let .int64(integer): return .integer(integer)
-        case let .string(text): return .text(text)
-        case .double, .blob: throw LedgerError.invalidInput(field: column, reason: "holds a value of the wrong type")
-        }
+    /// The bytes of a BLOB value (not of a text, which GRDB would convert).
+    private static func blob(_ value: DatabaseValue) -> Data? {
+        guard case let .blob(data) = value.storage else { return nil }
+        return data
+    }
+
+    /// `record_text(state, number)`: the text of field `number` of a stored state, NULL when it
+    /// has none (or the state does not decode). What the search, token and provider filters
+    /// read.
+    static let textFunction = DatabaseFunction("record_text", argumentCount: 2, pure: true) { values in
+        guard let frame = blob(values[0]), let number = Int.fromDatabaseValue(values[1]),
+            let field = RecordField(number: number)
+        else { return nil }
+        var decoder = FrameDecoder(version: BundleHeader.currentVersion)
+        guard case let .text(text)? = try? decoder.fields(Array(frame), vault: "", index: 0)[field] else { return nil }
+        return text
     }
 }

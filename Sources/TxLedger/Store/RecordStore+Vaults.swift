@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The `vault`, `peer` and `epoch` tables: clear watermarks, what this replica and its peers
@@ -8,11 +9,18 @@ extension RecordStore {
         try String.fetchAll(db, sql: "SELECT id FROM vault ORDER BY id")
     }
 
-    func ensureVault(_ vault: String) throws {
-        guard !ensuredVaults.contains(vault) else { return }
+    /// The vault's number in this file (the `vault` table), added if it is new.
+    @discardableResult
+    func ensureVault(_ vault: String) throws -> Int64 {
+        if let number = vaultNumbers[vault] { return number }
         try db.cachedStatement(sql: "INSERT INTO vault (id, change_seq) VALUES (?, ?) ON CONFLICT DO NOTHING")
             .execute(arguments: [vault, changeSeq])
-        ensuredVaults.insert(vault)
+        let number = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT num FROM vault WHERE id = ?"),
+            arguments: [vault]
+        )!
+        vaultNumbers[vault] = number
+        return number
     }
 
     /// The vault's clear watermark and the change sequence number that last changed it.
@@ -42,71 +50,47 @@ extension RecordStore {
     }
 
     /// Raises the vault's watermark to `stamp` and applies it to the stored rows: every register
-    /// stamped at or before it is erased; rows with nothing left are deleted.
+    /// stamped at or before it is erased (`RecordState.filtered`); rows with nothing left are
+    /// deleted, rows whose facts are erased but a later register survives stay, invisible.
     /// - Returns: how many records stopped being visible.
     func clear(_ vault: String, through stamp: Stamp) throws -> Int {
         let previous = try watermark(vault).stamp
         guard previous.map({ stamp > $0 }) ?? true else { return 0 }
-        try ensureVault(vault)
+        let number = try ensureVault(vault)
         try db.execute(
             sql: "UPDATE vault SET cleared_time = ?, cleared_replica = ?, change_seq = ? WHERE id = ?",
             arguments: [stamp.time, stamp.replica.rawValue, changeSeq, vault]
         )
         watermarks[vault] = stamp
         markChanged()
-        let w: StatementArguments = [vault, stamp.time, stamp.replica.rawValue]
-        let cleared =
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM record WHERE vault_id = ? AND (facts_time, facts_replica) <= (?, ?)
-                      AND (? IS NULL OR (facts_time, facts_replica) > (?, ?))
-                    """,
-                arguments: w + [previous?.time, previous?.time, previous?.replica.rawValue]
-            ) ?? 0
-        let erasures = [
-            ("pending", "pending_time = NULL, pending_replica = NULL"),
-            (
-                "terminal",
-                "terminal_status = NULL, confirmed_at_ms = NULL, failure_reason = NULL, terminal_time = NULL, terminal_replica = NULL"
-            ),
-            ("note", "note = NULL, note_time = NULL, note_replica = NULL"),
-            ("labels", "labels = NULL, labels_time = NULL, labels_replica = NULL"),
-            ("hidden", "hidden = NULL, hidden_time = NULL, hidden_replica = NULL"),
-            ("facts", "last_checked_at_ms = NULL"),
-        ]
-        for (register, assignments) in erasures {
-            try db.execute(
-                sql: """
-                    UPDATE record SET \(assignments), change_seq = ?
-                    WHERE vault_id = ? AND newer_fields IS NULL AND (\(register)_time, \(register)_replica) <= (?, ?)
-                    """,
-                arguments: [changeSeq] + w
-            )
-        }
-        try db.execute(
-            sql: """
-                DELETE FROM record WHERE vault_id = ? AND newer_fields IS NULL AND (facts_time, facts_replica) <= (?, ?)
-                  AND pending_time IS NULL AND terminal_time IS NULL AND note_time IS NULL
-                  AND labels_time IS NULL AND hidden_time IS NULL
-                """,
-            arguments: w
-        )
-        // Rows with a newer version's fields are cleared by the same rule in Swift
-        // (`RecordState.filtered`): which fields go with a register depends on their numbers.
-        var withNewerFields: [RecordState] = []
+        var affected: [RecordState] = []
         try forEach(
-            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault_id = ? AND record.newer_fields IS NOT NULL",
-            [vault]
-        ) { withNewerFields.append($0) }
-        for state in withNewerFields {
+            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault = ?",
+            [number]
+        ) { state in
+            if state.stamps.contains(where: { $0 <= stamp }) { affected.append(state) }
+        }
+        var cleared = 0
+        for state in affected {
+            if state.isVisible(clearedThrough: previous) && !state.isVisible(clearedThrough: stamp) { cleared += 1 }
             if let kept = state.filtered(clearedThrough: stamp) {
-                if kept != state { try save(kept) }
+                try save(kept)
             } else {
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [state.id.rawValue])
+                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(state.id.bytes)])
             }
         }
         return cleared
+    }
+
+    /// Deletes everything this file holds of `vault`: its records, its row, its peers and its
+    /// sync folders' files.
+    func removeVault(_ vault: String) throws {
+        try db.execute(sql: "DELETE FROM record WHERE vault = (SELECT num FROM vault WHERE id = ?)", arguments: [vault])
+        for table in ["peer", "folder_file"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE vault_id = ?", arguments: [vault])
+        }
+        try db.execute(sql: "DELETE FROM vault WHERE id = ?", arguments: [vault])
+        vaultNumbers[vault] = nil
     }
 
     // MARK: - Knowledge of peers

@@ -1,6 +1,7 @@
+import Foundation
 import GRDB
 
-/// The SQL the ledger runs against the `record` and `app` tables, inside a transaction the
+/// The SQL the ledger runs against the `record` and `chain` tables, inside a transaction the
 /// caller opened. Statements are prepared once per connection (`cachedStatement`).
 ///
 /// Every row a write transaction changes gets that transaction's `changeSeq`, so that a delta
@@ -12,10 +13,10 @@ final class RecordStore {
     let changeSeq: Int64
     /// Whether this transaction changed anything, i.e. used `changeSeq`.
     private(set) var changed = false
-    /// App rows already resolved in this transaction (a batch usually names few apps).
-    private var appIDs: [AppMetadata: Int64] = [:]
-    /// Vault rows already ensured in this transaction.
-    var ensuredVaults: Set<String> = []
+    /// Chain numbers already resolved in this transaction.
+    private var chainNumbers: [String: Int64] = [:]
+    /// Vault numbers already ensured in this transaction.
+    var vaultNumbers: [String: Int64] = [:]
     /// Clear watermarks read in this transaction (`clear` keeps it current).
     var watermarks: [String: Stamp?] = [:]
 
@@ -40,16 +41,17 @@ final class RecordStore {
         case updateRegisters
 
         var sql: String {
+            let columns = RecordRow.columns
             let insert = """
-                INSERT INTO record (\(RecordRow.columns.joined(separator: ", ")))
-                VALUES (\(Array(repeating: "?", count: RecordRow.columns.count).joined(separator: ", ")))
+                INSERT INTO record (\(columns.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
                 """
             switch self {
             case .insert:
                 return insert + " ON CONFLICT (id) DO NOTHING"
             case .upsert:
                 return insert + " ON CONFLICT (id) DO UPDATE SET "
-                    + RecordRow.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                    + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             case .updateRegisters:
                 return
                     "UPDATE record SET \(RecordRow.registerColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
@@ -61,31 +63,52 @@ final class RecordStore {
     /// Inserts a record that does not exist yet; returns `false` (and writes nothing) if a
     /// record with its id exists.
     func insertIfAbsent(_ state: RecordState) throws -> Bool {
-        try execute(.insert, try rowValues(state))
+        try execute(.insert, try rowValues(state, changeSeq: changeSeq))
         guard db.changesCount > 0 else { return false }
         changed = true
-        try ensureVault(state.facts.value.vaultId)
         return true
     }
 
     /// Writes a whole record, new or not (facts and registers), as a merge decided it.
     func save(_ state: RecordState) throws {
-        try execute(.upsert, try rowValues(state))
+        try write(state, changeSeq: changeSeq)
         changed = true
-        try ensureVault(state.facts.value.vaultId)
+    }
+
+    /// Writes a whole record with the change number `changeSeq` (a migration keeps each row's).
+    func write(_ state: RecordState, changeSeq: Int64) throws {
+        try execute(.upsert, try rowValues(state, changeSeq: changeSeq))
     }
 
     /// Writes the status, lastCheckedAt and annotation registers of an existing record.
     func updateRegisters(_ state: RecordState) throws {
         try execute(
             .updateRegisters,
-            RecordRow.registerValues(of: state, changeSeq: changeSeq) + [state.id.rawValue.databaseValue]
+            RecordRow.registerValues(of: state, erased: try isErased(state), changeSeq: changeSeq)
+                + [Data(state.id.bytes).databaseValue]
         )
         changed = true
     }
 
-    private func rowValues(_ state: RecordState) throws -> [DatabaseValue] {
-        RecordRow.values(of: state, appID: try appID(for: state.facts.value.app), changeSeq: changeSeq)
+    /// Deletes the record with this id from this file.
+    func remove(_ id: TransactionID) throws {
+        try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(id.bytes)])
+    }
+
+    private func rowValues(_ state: RecordState, changeSeq: Int64) throws -> [DatabaseValue] {
+        let facts = state.facts.value
+        return RecordRow.values(
+            of: state,
+            vault: try ensureVault(facts.vaultId),
+            chain: try chainNumber(facts.chain.id),
+            erased: try isErased(state),
+            changeSeq: changeSeq
+        )
+    }
+
+    /// Whether `state` is hidden by its vault's clear watermark (its facts are not later).
+    private func isErased(_ state: RecordState) throws -> Bool {
+        !state.isVisible(clearedThrough: try cachedWatermark(state.facts.value.vaultId))
     }
 
     private func execute(_ write: Write, _ values: [DatabaseValue]) throws {
@@ -94,18 +117,13 @@ final class RecordStore {
         try statement.execute(binding: values)
     }
 
-    private func appID(for app: AppMetadata?) throws -> Int64? {
-        guard let app else { return nil }
-        if let id = appIDs[app] { return id }
-        let key: StatementArguments = [app.domain ?? "", app.uri ?? "", app.scheme ?? ""]
-        try db.cachedStatement(sql: "INSERT INTO app (domain, uri, scheme) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-            .execute(arguments: key)
-        let id = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM app WHERE domain = ? AND uri = ? AND scheme = ?"),
-            arguments: key
-        )!
-        appIDs[app] = id
-        return id
+    /// The number of chain `id` in this file (the `chain` table), added if it is new.
+    private func chainNumber(_ id: String) throws -> Int64 {
+        if let number = chainNumbers[id] { return number }
+        try db.cachedStatement(sql: "INSERT INTO chain (id) VALUES (?) ON CONFLICT DO NOTHING").execute(arguments: [id])
+        let number = try Int64.fetchOne(db.cachedStatement(sql: "SELECT num FROM chain WHERE id = ?"), arguments: [id])!
+        chainNumbers[id] = number
+        return number
     }
 
     // MARK: - Reading
@@ -114,15 +132,16 @@ final class RecordStore {
     func fetch(id: TransactionID) throws -> RecordState? {
         try fetchAll(
             """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource) WHERE record.id = ? AND \(RecordRow.isVisible)
+            SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ? AND \(RecordRow.isVisible)
             """,
-            [id.rawValue]
+            [Data(id.bytes)]
         ).first
     }
 
     /// The stored state with this id, visible or erased by a clear (for merges).
     func fetchStored(id: TransactionID) throws -> RecordState? {
-        try fetchAll("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ?", [id.rawValue]).first
+        try fetchAll("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ?", [Data(id.bytes)])
+            .first
     }
 
     /// The stored states with these ids (visible or erased by a clear), by id: one query for
@@ -133,7 +152,7 @@ final class RecordStore {
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         try forEach(
             "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))",
-            StatementArguments(ids.map(\.rawValue))
+            StatementArguments(ids.map { Data($0.bytes) })
         ) { states[$0.id] = $0 }
         return states
     }
@@ -151,7 +170,7 @@ final class RecordStore {
         try forEach(
             """
             SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE record.vault_id = ? AND record.change_seq > ? ORDER BY record.id
+            WHERE record.vault = (SELECT num FROM vault WHERE id = ?) AND record.change_seq > ? ORDER BY record.id
             """,
             [vault, since],
             body
@@ -162,21 +181,22 @@ final class RecordStore {
     func countStored(vault: String, changedAfter since: Int64) throws -> Int {
         try Int.fetchOne(
             db,
-            sql: "SELECT COUNT(*) FROM record WHERE vault_id = ? AND change_seq > ?",
+            sql: "SELECT COUNT(*) FROM record WHERE vault = (SELECT num FROM vault WHERE id = ?) AND change_seq > ?",
             arguments: [vault, since]
         ) ?? 0
     }
 
     /// Visible records whose hash equals one of `hashes` (the spellings a user may have typed).
     func fetch(hashes: [String]) throws -> [RecordState] {
-        let marks = Array(repeating: "?", count: hashes.count).joined(separator: ", ")
+        let keys = Set(hashes.map(RecordRow.hashKey)).sorted()
+        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
         return try fetchAll(
             """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.visibleSource)
-            WHERE record.tx_hash IN (\(marks)) AND \(RecordRow.isVisible) ORDER BY record.id
+            SELECT \(RecordRow.selection) FROM \(RecordRow.source)
+            WHERE record.hash_key IN (\(marks)) AND \(RecordRow.isVisible) ORDER BY record.id
             """,
-            StatementArguments(hashes)
-        )
+            StatementArguments(keys)
+        ).filter { $0.facts.value.txHash.map(hashes.contains) ?? false }
     }
 
     private func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [RecordState] {
