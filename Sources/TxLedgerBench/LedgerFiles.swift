@@ -30,6 +30,13 @@ struct LedgerFiles {
         }
     }
 
+    /// The size of a ledger file once its WAL is checkpointed into it (and truncated).
+    func checkpointedSize(_ name: String) throws -> Int {
+        let raw = try RawSQLite(path: path(name))
+        try raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return try size(name)
+    }
+
     func size(_ name: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path(name))[.size] as? Int) ?? 0
     }

@@ -7,6 +7,7 @@ final class RawSQLite {
         case null
         case integer(Int64)
         case text(String)
+        case blob([UInt8])
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -51,6 +52,15 @@ final class RawSQLite {
                         switch sqlite3_column_type(statement, column) {
                         case SQLITE_NULL: .null
                         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                        case SQLITE_BLOB:
+                            .blob(
+                                Array(
+                                    UnsafeRawBufferPointer(
+                                        start: sqlite3_column_blob(statement, column),
+                                        count: Int(sqlite3_column_bytes(statement, column))
+                                    )
+                                )
+                            )
                         default: .text(String(cString: sqlite3_column_text(statement, column)))
                         }
                     }
@@ -75,6 +85,10 @@ final class RawSQLite {
                 case .null: sqlite3_bind_null(statement, position)
                 case let .integer(number): sqlite3_bind_int64(statement, position, number)
                 case let .text(text): sqlite3_bind_text(statement, position, text, -1, Self.transient)
+                case let .blob(bytes):
+                    _ = bytes.withUnsafeBytes {
+                        sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), Self.transient)
+                    }
                 }
             }
             guard sqlite3_step(statement) == SQLITE_DONE else { throw failure(sql) }
