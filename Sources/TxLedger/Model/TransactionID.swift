@@ -28,12 +28,14 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The id's 16 bytes.
     var bytes: [UInt8] {
-        var bytes: [UInt8] = []
-        var utf8 = rawValue.utf8.makeIterator()
-        while let high = utf8.next(), let low = utf8.next() {
-            bytes.append(Self.nibble(high) << 4 | Self.nibble(low))
+        var hex = rawValue
+        return hex.withUTF8 { utf8 in
+            var bytes = [UInt8](repeating: 0, count: utf8.count / 2)
+            for index in bytes.indices {
+                bytes[index] = Self.nibble(utf8[2 * index]) << 4 | Self.nibble(utf8[2 * index + 1])
+            }
+            return bytes
         }
-        return bytes
     }
 
     private static func nibble(_ digit: UInt8) -> UInt8 {
