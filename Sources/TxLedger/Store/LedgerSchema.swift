@@ -193,7 +193,6 @@ enum LedgerSchema {
                         time INTEGER NOT NULL,
                         kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
                         chain INTEGER NOT NULL,
-                        hash_key INTEGER,
                         status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3)),
                         hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),
                         erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
@@ -214,7 +213,6 @@ enum LedgerSchema {
                     CREATE INDEX record_in_progress ON record (vault, time DESC, id DESC)
                         WHERE status < 2 AND kind <> 2;
                     CREATE INDEX record_by_vault_change ON record (vault, change_seq);
-                    CREATE INDEX record_by_hash ON record (hash_key);
                     """
             )
         }

@@ -8,7 +8,7 @@ import GRDB
 enum RecordRow {
     /// The columns `values` gives, in order.
     static let columns = [
-        "id", "vault", "time", "kind", "chain", "hash_key", "status", "hidden", "erased", "change_seq", "state",
+        "id", "vault", "time", "kind", "chain", "status", "hidden", "erased", "change_seq", "state",
     ]
     /// The columns `registerValues` gives, in order: what a write that keeps the facts changes.
     static let registerColumns = ["status", "hidden", "erased", "change_seq", "state"]
@@ -30,7 +30,7 @@ enum RecordRow {
         let facts = state.facts.value
         return [
             Data(state.id.bytes).databaseValue, vault.databaseValue, facts.timestamp.millis.databaseValue,
-            kindCode(facts.kind).databaseValue, chain.databaseValue, facts.txHash.map(hashKey).databaseValue,
+            kindCode(facts.kind).databaseValue, chain.databaseValue,
         ] + registerValues(of: state, erased: erased, changeSeq: changeSeq)
     }
 
@@ -60,17 +60,6 @@ enum RecordRow {
         case .confirmed: 2
         case .failed: 3
         }
-    }
-
-    /// `hash_key`: the FNV-1a 64-bit hash of the transaction hash's UTF-8, as a signed integer,
-    /// so a lookup by hash reads few rows (each then compared in full).
-    static func hashKey(_ hash: String) -> Int64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in hash.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: value)
     }
 
     /// Reads a row selected with `selection` from `source`.

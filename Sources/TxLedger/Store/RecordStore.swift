@@ -186,17 +186,27 @@ final class RecordStore {
         ) ?? 0
     }
 
-    /// Visible records whose hash equals one of `hashes` (the spellings a user may have typed).
+    /// Visible sends and swaps whose hash is one of `hashes` (spellings a user may have typed),
+    /// in id order. Their ids are derived from (vault, chain, hash): every vault and chain this
+    /// file holds is tried with every spelling that is a hash of that chain.
     func fetch(hashes: [String]) throws -> [RecordState] {
-        let keys = Set(hashes.map(RecordRow.hashKey)).sorted()
-        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return try fetchAll(
-            """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE record.hash_key IN (\(marks)) AND \(RecordRow.isVisible) ORDER BY record.id
-            """,
-            StatementArguments(keys)
-        ).filter { $0.facts.value.txHash.map(hashes.contains) ?? false }
+        let vaults = try String.fetchAll(db, sql: "SELECT id FROM vault")
+        let chains = try String.fetchAll(db, sql: "SELECT id FROM chain").compactMap { try? Chain(parsing: $0) }
+        var ids: Set<TransactionID> = []
+        for vault in vaults {
+            for chain in chains {
+                for hash in hashes {
+                    if let id = try? TransactionID.forTransaction(vault: vault, chain: chain, hash: hash) {
+                        ids.insert(id)
+                    }
+                }
+            }
+        }
+        var found: [RecordState] = []
+        for state in try fetchStored(ids: Array(ids)).values where state.facts.value.kind != .signature {
+            if state.isVisible(clearedThrough: try cachedWatermark(state.facts.value.vaultId)) { found.append(state) }
+        }
+        return found.sorted { $0.id < $1.id }
     }
 
     private func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [RecordState] {
