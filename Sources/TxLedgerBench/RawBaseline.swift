@@ -15,7 +15,8 @@ enum RawBaseline {
     static func seconds(copying source: String, into target: String, _ write: Write) async throws -> Double {
         let from = try RawSQLite(path: source)
         let to = try RawSQLite(path: target)
-        let columns = try from.columns(of: "record")
+        // Every column but the row number, which the target gives.
+        let columns = try from.columns(of: "record").filter { $0 != "num" }
         let rows = try from.rows("SELECT \(columns.joined(separator: ", ")) FROM record ORDER BY id")
         var sql =
             "INSERT INTO record (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"

@@ -188,7 +188,8 @@ enum LedgerSchema {
                     ALTER TABLE vault_v8 RENAME TO vault;
                     ALTER TABLE record RENAME TO record_v7;
                     CREATE TABLE record (
-                        id BLOB PRIMARY KEY NOT NULL CHECK (length(id) = 16),
+                        num INTEGER PRIMARY KEY,
+                        id BLOB NOT NULL UNIQUE CHECK (length(id) = 16),
                         vault INTEGER NOT NULL,
                         time INTEGER NOT NULL,
                         kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
@@ -198,7 +199,7 @@ enum LedgerSchema {
                         erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
                         change_seq INTEGER NOT NULL,
                         state BLOB NOT NULL
-                    ) WITHOUT ROWID;
+                    );
                     """
             )
             try RecordRowV7.migrate(db)
