@@ -20,39 +20,37 @@ enum CompactText {
         case upperHex = 3
     }
 
-    /// The form a writer uses for `text`.
-    static func form(of text: Substring.UTF8View) -> Form {
-        if text.count >= 4, text.starts(with: prefix), isHex(text.dropFirst(2), letters: lower) {
-            return .prefixedLowerHex
+    /// The form a writer uses for the UTF-8 `text`: one pass over its bytes.
+    static func form(of text: UnsafeBufferPointer<UInt8>) -> Form {
+        guard !text.isEmpty, text.count % 2 == 0 else { return .utf8 }
+        var lowerLetters = false
+        var upperLetters = false
+        var other = false
+        for (index, byte) in text.enumerated() {
+            switch byte {
+            case digits: continue
+            case lower: lowerLetters = true
+            case upper: upperLetters = true
+            case UInt8(ascii: "x") where index == 1 && text[0] == UInt8(ascii: "0"): continue
+            default: other = true
+            }
+            if other { return .utf8 }
         }
-        if isHex(text[...], letters: lower) { return .lowerHex }
-        if isHex(text[...], letters: upper) { return .upperHex }
-        return .utf8
+        let prefixed = text[1] == UInt8(ascii: "x")
+        if prefixed { return text.count >= 4 && !upperLetters ? .prefixedLowerHex : .utf8 }
+        if !upperLetters { return .lowerHex }
+        return lowerLetters ? .utf8 : .upperHex
+    }
+
+    /// The value of a hex digit (validated by `form(of:)`).
+    static func nibble(_ digit: UInt8) -> UInt8 {
+        digit <= UInt8(ascii: "9") ? digit &- UInt8(ascii: "0") : (digit | 0x20) &- UInt8(ascii: "a") &+ 10
     }
 
     private static let prefix = Array("0x".utf8)
     private static let lower = UInt8(ascii: "a")...UInt8(ascii: "f"), upper = UInt8(ascii: "A")...UInt8(ascii: "F")
     private static let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
     private static let lowerDigits = Array("0123456789abcdef".utf8), upperDigits = Array("0123456789ABCDEF".utf8)
-
-    /// Whether `text` is a whole number of bytes in hex (at least one) with letters from `letters`.
-    private static func isHex(_ text: Substring.UTF8View.SubSequence, letters: ClosedRange<UInt8>) -> Bool {
-        !text.isEmpty && text.count % 2 == 0 && text.allSatisfy { digits.contains($0) || letters.contains($0) }
-    }
-
-    /// The bytes that hex digits (validated by `isHex`) stand for.
-    static func bytes(ofHex text: Substring.UTF8View.SubSequence) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var high: UInt8 = 0
-        var isHigh = true
-        bytes.reserveCapacity(text.count / 2)
-        for digit in text {
-            let nibble = digits.contains(digit) ? digit - digits.lowerBound : (digit | 0x20) - UInt8(ascii: "a") + 10
-            if isHigh { high = nibble << 4 } else { bytes.append(high | nibble) }
-            isHigh.toggle()
-        }
-        return bytes
-    }
 
     /// The text that `bytes` in `form` stand for.
     static func text(_ bytes: [UInt8], form: Form) -> String {
@@ -70,16 +68,24 @@ enum CompactText {
 
 extension Array where Element == UInt8 {
     mutating func appendCompactText(_ text: String) {
-        let utf8 = Substring(text).utf8
-        let form = CompactText.form(of: utf8)
-        let bytes: [UInt8] =
+        var text = text
+        text.withUTF8 { utf8 in
+            let form = CompactText.form(of: utf8)
             switch form {
-            case .utf8: Array(utf8)
-            case .prefixedLowerHex: CompactText.bytes(ofHex: utf8.dropFirst(2))
-            case .lowerHex, .upperHex: CompactText.bytes(ofHex: utf8[...])
+            case .utf8:
+                appendUVarint(UInt64(utf8.count) << 2 | UInt64(form.rawValue))
+                append(contentsOf: utf8)
+            case .prefixedLowerHex, .lowerHex, .upperHex:
+                let hex = form == .prefixedLowerHex ? UnsafeBufferPointer(rebasing: utf8.dropFirst(2)) : utf8
+                appendUVarint(UInt64(hex.count / 2) << 2 | UInt64(form.rawValue))
+                reserveCapacity(count + hex.count / 2)
+                var index = 0
+                while index < hex.count {
+                    append(CompactText.nibble(hex[index]) << 4 | CompactText.nibble(hex[index + 1]))
+                    index += 2
+                }
             }
-        appendUVarint(UInt64(bytes.count) << 2 | UInt64(form.rawValue))
-        append(contentsOf: bytes)
+        }
     }
 }
 
@@ -97,7 +103,8 @@ extension PayloadSource {
         if form == .utf8, !text.utf8.elementsEqual(bytes) {
             throw BundleError.malformedContent("a text is not valid UTF-8")
         }
-        guard CompactText.form(of: Substring(text).utf8) == form else {
+        var written = text
+        guard written.withUTF8(CompactText.form(of:)) == form else {
             throw BundleError.malformedContent("a text is not in its compact form")
         }
         return text

@@ -16,7 +16,9 @@ struct FrameEncoder {
     mutating func frame(_ record: RecordState) -> [UInt8] {
         var fields = record.fields
         let facts = record.facts.value
-        if let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
+        if let url = facts.explorerUrl, let hash = facts.txHash, url.hasSuffix(hash),
+            url == facts.chain.explorerURL(txHash: hash)
+        {
             fields[.explorerUrl] = nil
         }
         return frame(fields)
@@ -26,19 +28,20 @@ struct FrameEncoder {
     /// the payload's.
     mutating func frame(_ fields: RecordFields) -> [UInt8] {
         var frame: [UInt8] = []
+        frame.reserveCapacity(256)
         var bases = FrameTimeBases()
         var previous = 0
         func tag(_ number: Int, _ wire: WireType) {
             frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
             previous = number
         }
-        for field in RecordField.allCases {
+        for field in RecordField.all {
             guard let value = fields[field] else { continue }
             let number = field.number
             tag(number, field.encoding.wireType)
             switch (field.encoding, value) {
             case let (.integer, .integer(integer)): frame.appendSVarint(integer)
-            case let (.replica, .integer(replica)): frame += replicaReference(replica)
+            case let (.replica, .integer(replica)): appendReplicaReference(replica, to: &frame)
             case let (.text, .text(text)): frame.appendCompactText(text)
             case let (.sharedText, .text(text)): frame.appendSharedText(text, table: &sharedTexts)
             case let (.sinceTimestamp, .integer(millis)):
@@ -56,7 +59,7 @@ struct FrameEncoder {
             case let .stampTime(time): frame.appendStampTime(time, base: base(of: field.number, .stampTime, in: bases))
             case let .text(text): frame.appendCompactText(text)
             case let .sharedText(text): frame.appendSharedText(text, table: &sharedTexts)
-            case let .replica(replica): frame += replicaReference(replica.rawValue)
+            case let .replica(replica): appendReplicaReference(replica.rawValue, to: &frame)
             case let .bytes(value):
                 frame.appendUVarint(UInt64(value.count))
                 frame += value
@@ -76,14 +79,18 @@ struct FrameEncoder {
     /// A replica reference, introducing `replica` into the table if it is new.
     mutating func replicaReference(_ replica: Int64) -> [UInt8] {
         var reference: [UInt8] = []
+        appendReplicaReference(replica, to: &reference)
+        return reference
+    }
+
+    private mutating func appendReplicaReference(_ replica: Int64, to bytes: inout [UInt8]) {
         if let index = replicaIndex[replica] {
-            reference.appendUVarint(index)
+            bytes.appendUVarint(index)
         } else {
             let index = UInt64(replicaIndex.count)
             replicaIndex[replica] = index
-            reference.appendUVarint(index)
-            reference.appendBigEndian(UInt64(replica), width: 8)
+            bytes.appendUVarint(index)
+            bytes.appendBigEndian(UInt64(replica), width: 8)
         }
-        return reference
     }
 }

@@ -6,7 +6,7 @@ enum FrameShape {
     /// - Throws: `BundleError.malformedContent` naming record `index` and what is wrong.
     static func check(_ fields: RecordFields, record index: Int) throws {
         func fail(_ reason: String) -> BundleError { .malformedContent("record \(index): \(reason)") }
-        for field in RecordField.allCases {
+        for field in RecordField.all {
             if case .text("")? = fields[field] {
                 throw fail("\(field.name) is empty (an absent field is left out)")
             }
@@ -28,7 +28,7 @@ enum FrameShape {
             }
         }
         if case let .text(name)? = fields[.kind], let kind = TransactionKind(rawValue: name),
-            let stray = RecordField.allCases
+            let stray = RecordField.all
                 .filter({ $0.onlyOf != nil && $0.onlyOf != kind && fields[$0] != nil })
                 .min(by: { $0.name < $1.name })
         {

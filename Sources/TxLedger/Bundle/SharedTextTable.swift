@@ -11,11 +11,16 @@ struct SharedTextTable {
     static let maxTotalBytes = 16 << 20
 
     private(set) var entries: [String] = []
+    /// The entries' numbers, kept once the table outgrows a linear search (a stored record's
+    /// frame has a table of a few entries; a bundle's has many).
     private var indexes: [String: Int] = [:]
+    private static let linearEntries = 16
     private var totalBytes = 0
 
     /// The entry's number (from 0) of `text`, if it is one.
-    func index(of text: String) -> Int? { indexes[text] }
+    func index(of text: String) -> Int? {
+        entries.count <= Self.linearEntries ? entries.firstIndex(of: text) : indexes[text]
+    }
 
     /// Whether a text that is not an entry yet fits in the table.
     func hasRoom(for text: String) -> Bool {
@@ -24,8 +29,14 @@ struct SharedTextTable {
 
     mutating func add(_ text: String) {
         precondition(index(of: text) == nil && hasRoom(for: text), "a shared text is added once, within the limits")
-        indexes[text] = entries.count
         entries.append(text)
+        if entries.count > Self.linearEntries {
+            if indexes.isEmpty {
+                for (index, entry) in entries.enumerated() { indexes[entry] = index }
+            } else {
+                indexes[text] = entries.count - 1
+            }
+        }
         totalBytes += text.utf8.count
     }
 }

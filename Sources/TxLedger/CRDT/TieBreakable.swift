@@ -52,7 +52,7 @@ extension TransactionFacts: TieBreakable {
             hidden: nil
         ).fields
         var key: [UInt8] = []
-        for field in RecordField.allCases where field.isFact {
+        for field in RecordField.all where field.isFact {
             switch fields[field] {
             case let .integer(integer)?:
                 key.appendUVarint(UInt64(field.number))

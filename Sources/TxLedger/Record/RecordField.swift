@@ -45,6 +45,9 @@ enum RecordField: Int, CaseIterable, Sendable {
     /// The number of the last field this version knows; fields above it are a newer version's.
     static let last = allCases.count
 
+    /// Every field in increasing number (`allCases`, built once: hot loops iterate it).
+    static let all = allCases
+
     /// How a frame writes the field's value.
     var encoding: FieldEncoding {
         switch self {
