@@ -26,6 +26,33 @@ import Testing
         #expect(try read(bytes) { try $0.readCompactText(limit: 100) } == text)
     }
 
+    /// The spec's rule, written as it reads: the first of forms 1, 2, 3 that can write the
+    /// text, else 0.
+    private static func specForm(_ text: String) -> CompactText.Form {
+        func isHex(_ s: Substring, _ letters: String) -> Bool {
+            !s.isEmpty && s.count % 2 == 0 && s.allSatisfy { "0123456789".contains($0) || letters.contains($0) }
+        }
+        if text.count >= 4, text.hasPrefix("0x"), isHex(text.dropFirst(2), "abcdef") { return .prefixedLowerHex }
+        if isHex(text[...], "abcdef") { return .lowerHex }
+        if isHex(text[...], "ABCDEF") { return .upperHex }
+        return .utf8
+    }
+
+    @Test func theWritersFormIsTheSpecsRuleOnRandomTexts() throws {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0x1aAfFgX9")
+        for _ in 0..<20_000 {
+            let text = String(
+                (0..<Int.random(in: 0...9, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            )
+            var utf8 = text
+            #expect(utf8.withUTF8(CompactText.form(of:)) == Self.specForm(text), "\(text)")
+            var bytes: [UInt8] = []
+            bytes.appendCompactText(text)
+            #expect(try read(bytes) { try $0.readCompactText(limit: 100) } == text)
+        }
+    }
+
     @Test func aTextInAnotherFormThanItsOwnIsRefused() {
         let notCompact = BundleError.malformedContent("a text is not in its compact form")
         // "ab" written as UTF-8, "12" as uppercase hex, "0x" as prefixed hex of no bytes, "0xab" as UTF-8.
