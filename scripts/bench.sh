@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The benchmarks: install missing system libraries, build txledger-bench in release mode, run it.
+# The benchmarks: install missing system libraries, build txledger-bench and txledger in release
+# mode, run the benchmarks.
 # Arguments go to txledger-bench: --scale 0.1 for a quick check, --json FILE for the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
 swift build -c release --product txledger-bench
+swift build -c release --product txledger   # the cli group runs it as whole processes
 "$(swift build -c release --show-bin-path)/txledger-bench" "$@"

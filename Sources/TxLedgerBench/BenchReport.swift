@@ -12,6 +12,7 @@ final class BenchReport {
         "bundle.bytes_per_record", "delta.export.1m", "delta.bytes", "query.first_page.1m", "query.filtered_page.1m",
         "query.page_1000.1m", "query.pending.1m", "memory.import.1m_mb",
         "folder.sync.nothing_new", "folder.sync.write_10", "folder.sync.read_10", "folder.bytes",
+        "cli.export_full.100k", "cli.import.100k", "cli.merge.100k", "cli.record_json.100k",
     ]
 
     /// The required names this run did not produce.

@@ -14,15 +14,17 @@ struct RunCommand: AsyncParsableCommand {
     var directory: String?
     @Option(
         help:
-            "Only these scenario groups, comma-separated: record, merge, bundle, large, folder (merge and bundle also run record, whose ledger they use)."
+            "Only these scenario groups, comma-separated: record, merge, bundle, cli, large, folder (merge and bundle also run record, whose ledger they use; cli runs merge, whose replicas it uses)."
     )
-    var only: String = "record,merge,bundle,large,folder"
+    var only: String = "record,merge,bundle,cli,large,folder"
 
-    static let allGroups: Set = ["record", "merge", "bundle", "large", "folder"]
+    static let allGroups: Set = ["record", "merge", "bundle", "cli", "large", "folder"]
 
-    /// The groups asked for, with record when merge or bundle needs its ledger.
+    /// The groups asked for, with record when merge or bundle needs its ledger, and merge when
+    /// cli needs its replicas.
     private var groups: Set<String> {
-        let asked = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        var asked = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if asked.contains("cli") { asked.insert("merge") }
         return asked.isDisjoint(with: ["merge", "bundle"]) ? asked : asked.union(["record"])
     }
 
@@ -31,7 +33,7 @@ struct RunCommand: AsyncParsableCommand {
         let unknown = groups.subtracting(Self.allGroups)
         guard unknown.isEmpty else {
             throw ValidationError(
-                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, large, folder"
+                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, cli, large, folder"
             )
         }
     }
@@ -54,10 +56,18 @@ struct RunCommand: AsyncParsableCommand {
         if groups.contains("record") {
             let replicaA = try await RecordScenario(sizes: sizes, files: files, report: report).run(workload: workload)
             if groups.contains("merge") {
-                try await MergeScenario(sizes: sizes, files: files, report: report).run(
+                let replicaB = try await MergeScenario(sizes: sizes, files: files, report: report).run(
                     replicaA: replicaA,
                     workload: workload
                 )
+                if groups.contains("cli") {
+                    try await CLIScenario(sizes: sizes, files: files, report: report).run(
+                        replicaA: replicaA,
+                        replicaB: replicaB,
+                        vault: workload.vault
+                    )
+                }
+                files.remove("b.sqlite")
             }
             if groups.contains("bundle") {
                 try await BundleScenario(sizes: sizes, files: files, report: report).run(

@@ -9,7 +9,8 @@ struct MergeScenario {
     let files: LedgerFiles
     let report: BenchReport
 
-    func run(replicaA: String, workload: Workload) async throws {
+    /// - Returns: replica B's ledger file, left for the caller (`CLIScenario`) to use and remove.
+    func run(replicaA: String, workload: Workload) async throws -> String {
         let half = sizes.batch / 2
         let replicaB = try files.freshLedger("b.sqlite")
         let changes: ChangeSet
@@ -50,6 +51,7 @@ struct MergeScenario {
         print(
             "    (\(merged.recordsAdded) added, \(merged.recordsChanged) changed, \(merged.conflicts.count) conflicts resolved)"
         )
-        for name in ["b.sqlite", "merge.sqlite", "raw-merge.sqlite"] { files.remove(name) }
+        for name in ["merge.sqlite", "raw-merge.sqlite"] { files.remove(name) }
+        return replicaB
     }
 }
