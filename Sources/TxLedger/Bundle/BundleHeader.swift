@@ -31,7 +31,8 @@ struct BundleHeader: Equatable, Sendable {
     let salt: [UInt8]
     let keyCheck: [UInt8]
     let streamHeader: [UInt8]
-    let mac: [UInt8]
+    /// The MAC of `authenticatedBytes` (`BundleKeys.seal` sets it).
+    var mac: [UInt8]
 
     /// Bytes 0..<78: everything the MAC covers.
     var authenticatedBytes: [UInt8] {

@@ -54,25 +54,17 @@ struct BundleKeys: Sendable {
     /// The header of a new bundle sealed with these keys: their key check, and its MAC.
     func seal(version: UInt8, mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], streamHeader: [UInt8]) -> BundleHeader
     {
-        let keyCheck = keyCheck.withUnsafeBytes { Array($0) }
-        let unsealed = BundleHeader(
+        var header = BundleHeader(
             version: version,
             mode: mode,
             cost: cost,
             salt: salt,
-            keyCheck: keyCheck,
+            keyCheck: keyCheck.withUnsafeBytes { Array($0) },
             streamHeader: streamHeader,
             mac: []
         )
-        return BundleHeader(
-            version: version,
-            mode: mode,
-            cost: cost,
-            salt: salt,
-            keyCheck: keyCheck,
-            streamHeader: streamHeader,
-            mac: Sodium.mac(unsealed.authenticatedBytes, key: macKey)
-        )
+        header.mac = Sodium.mac(header.authenticatedBytes, key: macKey)
+        return header
     }
 
     /// Whether these keys are the ones the header was sealed with (constant time).

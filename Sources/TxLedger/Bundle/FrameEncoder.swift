@@ -76,14 +76,8 @@ struct FrameEncoder {
         return base
     }
 
-    /// A replica reference, introducing `replica` into the table if it is new.
-    mutating func replicaReference(_ replica: Int64) -> [UInt8] {
-        var reference: [UInt8] = []
-        appendReplicaReference(replica, to: &reference)
-        return reference
-    }
-
-    private mutating func appendReplicaReference(_ replica: Int64, to bytes: inout [UInt8]) {
+    /// Writes a replica reference to `bytes`, introducing `replica` into the table if it is new.
+    mutating func appendReplicaReference(_ replica: Int64, to bytes: inout [UInt8]) {
         if let index = replicaIndex[replica] {
             bytes.appendUVarint(index)
         } else {

@@ -27,14 +27,14 @@ struct PayloadEncoder {
         let knowledge = header.knowledge.sorted { $0.key < $1.key }
         bytes.appendUVarint(UInt64(knowledge.count))
         for (replica, seq) in knowledge {
-            bytes += frames.replicaReference(replica.rawValue)
+            frames.appendReplicaReference(replica.rawValue, to: &bytes)
             bytes.appendUVarint(UInt64(seq))
             bytes.appendBigEndian(UInt64(header.knowledgeEpochs[replica]?.rawValue ?? 0), width: 8)
         }
         if let watermark = header.clearedThrough {
             bytes.appendUVarint(1)
             bytes.appendSVarint(watermark.time)
-            bytes += frames.replicaReference(watermark.replica.rawValue)
+            frames.appendReplicaReference(watermark.replica.rawValue, to: &bytes)
         } else {
             bytes.appendUVarint(0)
         }

@@ -13,14 +13,11 @@ struct LedgerTransaction {
         return state
     }
 
-    /// What a local write to a record must be stamped after: the registers it replaces, and its
-    /// vault's clear watermark (else a clear from a clock far ahead would erase the write).
-    func writeFloor(_ state: RecordState, _ replaced: [Stamp?]) throws -> Stamp? {
-        (replaced + [try store.cachedWatermark(state.facts.value.vaultId)]).compactMap { $0 }.max()
-    }
-
-    /// A fresh stamp for a local write to `state` that replaces `replaced`.
+    /// A fresh stamp for a local write to `state` that replaces `replaced`: after those
+    /// registers' stamps and after the vault's clear watermark (else a clear from a clock far
+    /// ahead would erase the write).
     mutating func stamp(writing state: RecordState, replacing replaced: [Stamp?]) throws -> Stamp {
-        try stamps.next(after: try writeFloor(state, replaced))
+        let floor = (replaced + [try store.cachedWatermark(state.facts.value.vaultId)]).compactMap { $0 }.max()
+        return try stamps.next(after: floor)
     }
 }
