@@ -4,6 +4,9 @@ import TxLedger
 /// The work directory of a run and the ledger and bundle files in it.
 struct LedgerFiles {
     let directory: String
+    /// Whether the scenarios leave their files behind (a directory given with `--directory`), to
+    /// profile a `txledger` process on them or to look inside.
+    var keepsFiles = false
 
     func path(_ name: String) -> String { directory + "/" + name }
 
@@ -22,6 +25,12 @@ struct LedgerFiles {
             try FileManager.default.copyItem(atPath: source + suffix, toPath: path(name) + suffix)
         }
         return path(name)
+    }
+
+    /// Removes files a scenario is done with, unless the run keeps its files.
+    func discard(_ names: String...) {
+        guard !keepsFiles else { return }
+        for name in names { remove(name) }
     }
 
     func remove(_ name: String) {

@@ -10,7 +10,10 @@ struct RunCommand: AsyncParsableCommand {
     var scale = 1.0
     @Option(help: "Also write the figures as one JSON object to this file.")
     var json: String?
-    @Option(help: "Work in this directory and leave it there (default: a temporary one, removed afterwards).")
+    @Option(
+        help:
+            "Work in this directory and leave it there with every scenario's files (default: a temporary one, removed afterwards)."
+    )
     var directory: String?
     @Option(
         help:
@@ -46,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
         defer { if self.directory == nil { try? FileManager.default.removeItem(atPath: directory) } }
 
         let sizes = BenchSizes(scale: scale)
-        let files = LedgerFiles(directory: directory)
+        let files = LedgerFiles(directory: directory, keepsFiles: self.directory != nil)
         let report = BenchReport()
         print(
             "txledger-bench: scale \(scale) (\(sizes.batch) / \(sizes.single) / \(sizes.large) records), in \(directory)"
@@ -67,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
                         vault: workload.vault
                     )
                 }
-                files.remove("b.sqlite")
+                files.discard("b.sqlite")
             }
             if groups.contains("bundle") {
                 try await BundleScenario(sizes: sizes, files: files, report: report).run(

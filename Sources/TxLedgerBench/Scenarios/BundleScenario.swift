@@ -35,7 +35,6 @@ struct BundleScenario {
         report.add("bundle.import.100k", .cost(importing, unit: "s", baseline: crypto, name: name))
         report.add("bundle.reimport.100k", .cost(reimporting, unit: "s", baseline: crypto, name: name))
         report.add("bundle.bytes_per_record", .cost(Double(bytes) / Double(sizes.batch), unit: "B"))
-        files.remove("import.sqlite")
-        files.remove("a.bundle")
+        files.discard("import.sqlite", "a.bundle")
     }
 }

@@ -32,10 +32,13 @@ struct CLIScenario {
         report.add("cli.import.100k", .cost(importing, unit: "s"))
         report.add("cli.merge.100k", .cost(merging, unit: "s"))
         report.add("cli.record_json.100k", .cost(recording, unit: "s"))
-        for name in [
-            "cli.key", "cli-b.txb", "cli-import.sqlite", "cli-merge.sqlite", "cli-list.json", "cli-record.sqlite",
-        ] {
-            files.remove(name)
-        }
+        files.discard(
+            "cli.key",
+            "cli-b.txb",
+            "cli-import.sqlite",
+            "cli-merge.sqlite",
+            "cli-list.json",
+            "cli-record.sqlite"
+        )
     }
 }

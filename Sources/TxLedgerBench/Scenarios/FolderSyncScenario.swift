@@ -91,6 +91,7 @@ struct FolderSyncScenario {
                 name: "one full bundle per device"
             )
         )
+        guard !files.keepsFiles else { return }
         try? FileManager.default.removeItem(atPath: folder)
         for device in 0..<Self.devices { files.remove("device-\(device).sqlite") }
         files.remove("reader.sqlite")

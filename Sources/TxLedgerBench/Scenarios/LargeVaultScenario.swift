@@ -50,7 +50,7 @@ struct LargeVaultScenario {
         let answer = files.path("y.bundle")
         try await y.exportBundle(vault: workload.vault, to: answer, secret: secret, scope: .forPeer(x.replicaID))
         _ = try await x.importBundle(at: answer, secret: secret)
-        files.remove("y.bundle")
+        files.discard("y.bundle")
         for i in stride(from: 0, to: sizes.large, by: sizes.large / 10).prefix(10) {
             try await x.setNote("checked \(i)", for: try workload.record(i).id)
         }
@@ -69,6 +69,6 @@ struct LargeVaultScenario {
         }
         report.add("delta.export.1m", .cost(seconds, unit: "s"))
         report.add("delta.bytes", .cost(Double(try files.size("delta.bundle")), unit: "B"))
-        for name in ["x.sqlite", "y.sqlite", "x.bundle", "delta.bundle", "sync.key"] { files.remove(name) }
+        files.discard("x.sqlite", "y.sqlite", "x.bundle", "delta.bundle", "sync.key")
     }
 }

@@ -57,7 +57,7 @@ struct MergeScenario {
         print(
             "    (\(merged.recordsAdded) added, \(merged.recordsChanged) changed, \(merged.conflicts.count) conflicts resolved)"
         )
-        for name in ["merge.sqlite", "raw-merge.sqlite"] { files.remove(name) }
+        files.discard("merge.sqlite", "raw-merge.sqlite")
         return replicaB
     }
 }

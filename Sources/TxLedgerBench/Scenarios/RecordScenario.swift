@@ -44,9 +44,7 @@ struct RecordScenario {
                 name: "raw INSERT, 1 transaction each"
             )
         )
-        files.remove("raw-batch.sqlite")
-        files.remove("raw-single.sqlite")
-        files.remove("single.sqlite")
+        files.discard("raw-batch.sqlite", "raw-single.sqlite", "single.sqlite")
         return path
     }
 
