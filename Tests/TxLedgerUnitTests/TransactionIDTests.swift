@@ -108,5 +108,23 @@ struct TransactionIDTests {
         #expect(TransactionID("F5E912F53E847AC6C6BDEF7A84082E66")?.rawValue == "f5e912f53e847ac6c6bdef7a84082e66")
         #expect(TransactionID("f5e912") == nil)
         #expect(TransactionID(String(repeating: "g", count: 32)) == nil)
+        #expect(TransactionID(String(repeating: "a", count: 33)) == nil)
+    }
+
+    /// An id kept as its 16 bytes reads back as the same text, and ids order as their texts do
+    /// (the store's keyset pages and a merge's id order rely on it).
+    @Test func bytesRoundTripAndOrderAsTheText() {
+        var generator = SystemRandomNumberGenerator()
+        let ids = (0..<500).map { _ in
+            TransactionID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })!
+        }
+        for id in ids {
+            #expect(TransactionID(bytes: id.bytes) == id)
+            #expect(TransactionID(id.rawValue) == id)
+            #expect(id.rawValue.count == 32 && id.rawValue == id.rawValue.lowercased())
+        }
+        #expect(ids.sorted().map(\.rawValue) == ids.map(\.rawValue).sorted())
+        #expect(TransactionID(bytes: [UInt8](repeating: 0, count: 15)) == nil)
+        #expect(TransactionID(bytes: [0x0f] + [UInt8](repeating: 0xa0, count: 15))?.rawValue == "0f" + String(repeating: "a0", count: 15))
     }
 }

@@ -129,10 +129,12 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         }
         switch family {
         case .evm:
+            if hash.hasPrefix("0x"), Self.isLowerHex(hash.dropFirst(2), count: 64) { return hash }
             let digits = hash.lowercased().hasPrefix("0x") ? String(hash.dropFirst(2)) : hash
             guard Self.isHex(digits, count: 64) else { throw fail("0x and 64 hex digits") }
             return "0x" + digits.lowercased()
         case .utxo:
+            if Self.isLowerHex(hash, count: 64) { return hash }
             guard Self.isHex(hash, count: 64) else { throw fail("64 hex digits") }
             return hash.lowercased()
         case .cosmos:
@@ -152,11 +154,17 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func isHex(_ s: String, count: Int) -> Bool {
+    private static func isHex(_ s: some StringProtocol, count: Int) -> Bool {
         s.utf8.count == count
             && s.utf8.allSatisfy { b in
                 (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
             }
+    }
+
+    /// Whether `s` is `count` hex digits in lower case only (a hash already in its canonical
+    /// form, as every stored one is: no new text needs making).
+    private static func isLowerHex(_ s: some StringProtocol, count: Int) -> Bool {
+        s.utf8.count == count && s.utf8.allSatisfy { b in (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) }
     }
 
     private static func isBase58(_ b: UInt8) -> Bool {
@@ -176,7 +184,7 @@ extension Chain {
     public func validatedAddress(_ address: String, field: String) throws -> String {
         if family == .evm {
             let digits = address.hasPrefix("0x") ? address.dropFirst(2) : ""
-            guard digits.utf8.count == 40, digits.allSatisfy(\.isHexDigit) else {
+            guard Self.isHex(digits, count: 40) else {
                 throw LedgerError.invalidInput(
                     field: field,
                     reason: "'\(address.prefix(60))' is not an EVM address (0x and 40 hex digits)"

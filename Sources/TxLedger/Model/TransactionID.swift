@@ -8,38 +8,60 @@
 ///
 /// where `lp(s)` is the UTF-8 byte count of `s` as a 4-byte big-endian integer followed by the bytes.
 public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+    /// The id's 16 bytes as two big-endian halves: hashed, compared and stored without text.
+    private let high: UInt64
+    private let low: UInt64
+
+    /// The id as 32 lower-case hex digits.
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: 32) { text in
+            for (offset, half) in [high, low].enumerated() {
+                for digit in 0..<16 {
+                    let nibble = UInt8(truncatingIfNeeded: half >> (60 - 4 * digit)) & 0xF
+                    text[offset * 16 + digit] = nibble < 10 ? nibble + UInt8(ascii: "0") : nibble - 10 + UInt8(ascii: "a")
+                }
+            }
+            return 32
+        }
+    }
 
     /// Accepts 32 hex digits in either case.
     public init?(_ text: String) {
-        guard text.utf8.count == 32, text.allSatisfy(\.isHexDigit) else { return nil }
-        rawValue = text.lowercased()
+        var halves: (UInt64, UInt64) = (0, 0)
+        var count = 0
+        for digit in text.utf8 {
+            guard count < 32, let nibble = Self.nibble(digit) else { return nil }
+            if count < 16 { halves.0 = halves.0 << 4 | nibble } else { halves.1 = halves.1 << 4 | nibble }
+            count += 1
+        }
+        guard count == 32 else { return nil }
+        (high, low) = halves
     }
 
-    init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
-
-    /// The id from its 16 bytes (as the store keeps it).
-    init(bytes: [UInt8]) {
-        rawValue = bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+    /// The id from its 16 bytes (as the store keeps it); `nil` for any other count.
+    init?<Bytes: Collection<UInt8>>(bytes: Bytes) {
+        guard bytes.count == 16 else { return nil }
+        var halves: (UInt64, UInt64) = (0, 0)
+        for (index, byte) in bytes.enumerated() {
+            if index < 8 { halves.0 = halves.0 << 8 | UInt64(byte) } else { halves.1 = halves.1 << 8 | UInt64(byte) }
+        }
+        (high, low) = halves
     }
 
     /// The id's 16 bytes.
     var bytes: [UInt8] {
-        var hex = rawValue
-        return hex.withUTF8 { utf8 in
-            var bytes = [UInt8](repeating: 0, count: utf8.count / 2)
-            for index in bytes.indices {
-                bytes[index] = Self.nibble(utf8[2 * index]) << 4 | Self.nibble(utf8[2 * index + 1])
-            }
-            return bytes
+        (0..<16).map { index in
+            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * (index % 8)))
         }
     }
 
-    private static func nibble(_ digit: UInt8) -> UInt8 {
-        digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10
+    private static func nibble(_ digit: UInt8) -> UInt64? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(digit - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt64(digit - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(digit - UInt8(ascii: "A") + 10)
+        default: nil
+        }
     }
 
     /// The id of the send or swap with hash `hash` on `chain` in vault `vault`: what an app
@@ -57,15 +79,17 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
 
     static func derive(_ domain: String, _ parts: [String]) -> TransactionID {
         var input: [UInt8] = []
-        for part in [domain] + parts {
-            let bytes = Array(part.utf8)
-            let n = UInt32(bytes.count)
-            input += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-            input += bytes
+        input.reserveCapacity(parts.reduce(4 + domain.utf8.count) { $0 + 4 + $1.utf8.count })
+        for part in CollectionOfOne(domain) + parts {
+            let n = UInt32(part.utf8.count)
+            for shift in [24, 16, 8, 0] { input.append(UInt8(truncatingIfNeeded: n >> shift)) }
+            input.append(contentsOf: part.utf8)
         }
-        return TransactionID(bytes: Sodium.genericHash(input, outputLength: 16))
+        // A 16-byte output always makes an id.
+        return TransactionID(bytes: Sodium.genericHash(input, outputLength: 16))!
     }
 
     public var description: String { rawValue }
-    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// The order of the hex texts, which is the order of the bytes.
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }

@@ -65,7 +65,7 @@ enum RecordRow {
     /// Reads a row selected with `selection` from `source`.
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
     static func decode(_ row: Row, path: String) throws -> RecordState {
-        let id = blob(row[0]).map { TransactionID(bytes: Array($0)) }
+        let id = blob(row[0]).flatMap { TransactionID(bytes: $0) }
         func malformed(_ reason: String) -> LedgerError {
             .unreadableDatabase(path: path, reason: "record \(id?.rawValue ?? "?") is malformed (\(reason))")
         }
