@@ -207,12 +207,11 @@ enum LedgerSchema {
                 sql: """
                     DROP TABLE record_v7;
                     DROP TABLE app;
-                    CREATE INDEX record_by_vault_time ON record (vault, time DESC, id DESC);
-                    CREATE INDEX record_by_time ON record (time DESC, id DESC);
-                    CREATE INDEX record_by_vault_kind_time ON record (vault, kind, time DESC, id DESC);
-                    CREATE INDEX record_by_vault_chain_time ON record (vault, chain, time DESC, id DESC);
-                    CREATE INDEX record_in_progress ON record (vault, time DESC, id DESC)
-                        WHERE status < 2 AND kind <> 2;
+                    CREATE INDEX record_by_vault_time ON record (vault, time);
+                    CREATE INDEX record_by_time ON record (time);
+                    CREATE INDEX record_by_vault_kind_time ON record (vault, kind, time);
+                    CREATE INDEX record_by_vault_chain_time ON record (vault, chain, time);
+                    CREATE INDEX record_in_progress ON record (vault, time) WHERE status < 2 AND kind <> 2;
                     CREATE INDEX record_by_vault_change ON record (vault, change_seq);
                     """
             )
