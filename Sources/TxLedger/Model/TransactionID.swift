@@ -18,7 +18,7 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
             for (offset, half) in [high, low].enumerated() {
                 for digit in 0..<16 {
                     let nibble = UInt8(truncatingIfNeeded: half >> (60 - 4 * digit)) & 0xF
-                    text[offset * 16 + digit] = nibble < 10 ? nibble + UInt8(ascii: "0") : nibble - 10 + UInt8(ascii: "a")
+                    text[offset * 16 + digit] = (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "a") - 10) + nibble
                 }
             }
             return 32
