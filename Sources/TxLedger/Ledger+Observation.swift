@@ -20,19 +20,19 @@ extension Ledger {
         _ filter: HistoryFilter = HistoryFilter(),
         limit: Int = 50
     ) -> AsyncThrowingStream<Page, Error> {
-        let path = path
+        let (path, tables) = (path, frameTables)
         return observing(
             check: { try Self.checkLimit(limit) },
             shown: { $0.items.map(\.shown) },
-            fetch: { db in try RecordStore(db, path: path).page(filter, after: nil, limit: limit) }
+            fetch: { db in try RecordStore(db, path: path, tables: tables).page(filter, after: nil, limit: limit) }
         )
     }
 
     /// One record, now and again whenever what a screen shows of it changes (its status, its
     /// note...); `nil` while this ledger holds no visible record with this id.
     public func observe(id: TransactionID) -> AsyncThrowingStream<TransactionRecord?, Error> {
-        let path = path
-        return observing(shown: { $0?.shown }, fetch: { db in try RecordStore(db, path: path).fetch(id: id)?.record })
+        let (path, tables) = (path, frameTables)
+        return observing(shown: { $0?.shown }, fetch: { db in try RecordStore(db, path: path, tables: tables).fetch(id: id)?.record })
     }
 
     /// The counts of the tabs under `filter` (whose own tab is ignored), now and again whenever
@@ -40,8 +40,8 @@ extension Ledger {
     public func observeTabCounts(
         _ filter: HistoryFilter = HistoryFilter()
     ) -> AsyncThrowingStream<HistoryTabCounts, Error> {
-        let path = path
-        return observing(shown: { $0 }, fetch: { db in try RecordStore(db, path: path).tabCounts(filter) })
+        let (path, tables) = (path, frameTables)
+        return observing(shown: { $0 }, fetch: { db in try RecordStore(db, path: path, tables: tables).tabCounts(filter) })
     }
 
     /// `fetch`'s value now and after every write that changes what `shown` keeps of it: those

@@ -70,6 +70,9 @@ public final class Ledger: Sendable {
     private let identity: LockedValue<ReplicaID>
     /// The epoch this process numbers its changes in, once it has made one.
     private let sessionEpoch = LockedValue<EpochID?>(nil)
+    /// The file's tables of texts and replicas that stored records refer to, as last read
+    /// (`RecordStore`).
+    let frameTables = LockedValue(FrameTables())
 
     /// Opens the ledger at `path`, creating it (and its folder) if it does not exist.
     ///
@@ -244,13 +247,13 @@ public final class Ledger: Sendable {
     /// its start and saved at its end if it used them. Everything `body` writes commits together
     /// or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (inout LedgerTransaction) throws -> T) async throws -> T {
-        let path = path
+        let (path, tables) = (path, frameTables)
         let options = options
         return try await mapStorageErrors {
             try await pool.write { db in
                 let meta = try LedgerMeta.load(db, maxForwardDrift: options.maxForwardDriftMillis)
                 var transaction = LedgerTransaction(
-                    store: RecordStore(db, path: path, changeSeq: meta.seq + 1),
+                    store: RecordStore(db, path: path, changeSeq: meta.seq + 1, tables: tables),
                     stamps: StampSource(clock: meta.clock, wallClock: options.wallClock)
                 )
                 let result = try body(&transaction)
@@ -283,9 +286,9 @@ public final class Ledger: Sendable {
 
     /// Runs `body` on a read-only snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
-        let path = path
+        let (path, tables) = (path, frameTables)
         return try await mapStorageErrors {
-            try await pool.read { db in try body(RecordStore(db, path: path)) }
+            try await pool.read { db in try body(RecordStore(db, path: path, tables: tables)) }
         }
     }
 

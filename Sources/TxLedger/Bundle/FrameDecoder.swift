@@ -1,15 +1,23 @@
 /// Decodes record frames (Specs/bundle-format.md, "Record frames") in one payload's format,
 /// with the tables its frames share: the texts and replica ids written once. A bundle's payload
-/// has one decoder for its header and all its frames (its origin is replica 0); a record
-/// stored in a ledger file is one frame with tables of its own. Everything is checked as
+/// has one decoder for its header and all its frames (its origin is replica 0); a ledger
+/// file's stored frames refer to the file's tables (`init(stored:)`). Everything is checked as
 /// `PayloadDecoder` says; any deviation is `BundleError.malformedContent`.
 struct FrameDecoder {
+    /// Where the frames come from: a payload, which introduces its tables' entries; a ledger
+    /// file, whose frames refer to its tables; or a ledger file without its tables at hand
+    /// (`record_text`), where a reference reads as its number.
+    private enum Source {
+        case payload, stored, storedUnresolved
+    }
+
     /// Most entries the replica table may have.
     static let maxReplicas = 1 << 16
     /// Largest frame a reader accepts, in bytes: a message may hold 1 Mi characters of UTF-8.
     static let maxFrameBytes = 8 << 20
 
     let version: UInt8
+    private let source: Source
     private var sharedTexts = SharedTextTable()
     private var replicas: [ReplicaID] = []
     /// The replica table's entries, to refuse one introduced twice in constant time.
@@ -18,10 +26,31 @@ struct FrameDecoder {
     /// A decoder for frames of format `version`, whose replica table starts with `origin`.
     init(version: UInt8, origin: ReplicaID? = nil) {
         self.version = version
+        source = .payload
         if let origin {
             replicas = [origin]
             known = [origin]
         }
+    }
+
+    /// A decoder for frames stored in a ledger file whose tables are `tables`.
+    init(stored tables: FrameTables) {
+        version = BundleHeader.currentVersion
+        source = .stored
+        sharedTexts = tables.texts
+        replicas = tables.replicas
+    }
+
+    /// A decoder for stored frames without their file's tables: a shared text that refers to
+    /// the table reads as `.integer(reference)` (the entry's `num` in `frame_text`), replicas
+    /// as placeholders. Only for reading a known text field (`record_text`).
+    static func storedUnresolved() -> FrameDecoder {
+        FrameDecoder(version: BundleHeader.currentVersion, source: .storedUnresolved)
+    }
+
+    private init(version: UInt8, source: Source) {
+        self.version = version
+        self.source = source
     }
 
     /// The record `frame` holds, record `index` of its payload, in `vault`: decoded, its shape
@@ -79,7 +108,7 @@ struct FrameDecoder {
                 fields[field] = .integer(integer)
             case .plainText: fields[field] = .text(try frame.readText(limit: length))
             case .text: fields[field] = .text(try frame.readCompactText(limit: length))
-            case .sharedText: fields[field] = .text(try frame.readSharedText(limit: length, table: &sharedTexts))
+            case .sharedText: fields[field] = try readSharedText(from: &frame, limit: length, record: index)
             case .replica:
                 fields[field] = .integer(try readReplica(from: &frame).rawValue)
             case .sinceTimestamp:
@@ -94,9 +123,39 @@ struct FrameDecoder {
         return fields
     }
 
+    /// A shared text: introduced or referred to in a payload; in a stored frame, a reference to
+    /// the file's table or written out (`0`).
+    private mutating func readSharedText(from frame: inout FrameBytes, limit: Int, record index: Int) throws
+        -> FieldValue
+    {
+        guard source != .payload else { return .text(try frame.readSharedText(limit: limit, table: &sharedTexts)) }
+        let reference = try frame.readCount(limit: Int(Int32.max), "a shared text reference")
+        if reference == 0 { return .text(try frame.readCompactText(limit: limit)) }
+        if source == .storedUnresolved { return .integer(Int64(reference)) }
+        guard reference <= sharedTexts.entries.count else {
+            throw BundleError.malformedContent(
+                "record \(index): shared text \(reference) is not in the file's table of \(sharedTexts.entries.count)"
+            )
+        }
+        return .text(sharedTexts.entries[reference - 1])
+    }
+
     /// A replica reference: the index of a replica in the table, or the next index followed by
-    /// a new replica's id.
+    /// a new replica's id. A stored frame writes an id only when the file's table is full.
     mutating func readReplica(from source: inout some PayloadSource) throws -> ReplicaID {
+        switch self.source {
+        case .payload: break
+        case .stored, .storedUnresolved:
+            let index = try source.readCount(limit: Self.maxReplicas, "a replica reference")
+            if index == Self.maxReplicas { return try Self.replica(try source.readID64()) }
+            guard self.source == .stored else { return ReplicaID(rawValue: 0) }
+            guard index < replicas.count else {
+                throw BundleError.malformedContent(
+                    "replica \(index) is not in the file's table of \(replicas.count)"
+                )
+            }
+            return replicas[index]
+        }
         let index = try source.readCount(limit: replicas.count, "a replica reference")
         guard index == replicas.count else { return replicas[index] }
         guard replicas.count < Self.maxReplicas else {
@@ -176,7 +235,12 @@ struct FrameDecoder {
             }
             return .stampTime(time)
         case .text: return .text(try nonEmpty(try frame.readCompactText(limit: length)))
-        case .sharedText: return .sharedText(try nonEmpty(try frame.readSharedText(limit: length, table: &sharedTexts)))
+        case .sharedText:
+            switch try readSharedText(from: &frame, limit: length, record: index) {
+            case let .text(text): return .sharedText(try nonEmpty(text))
+            // An unresolved reference (`storedUnresolved`): newer fields are not read there.
+            case let .integer(reference): return .varint(UInt64(reference))
+            }
         case .replica: return .replica(try readReplica(from: &frame))
         case .bytes: return .bytes(try frame.readBytes(try frame.readCount(limit: length, "a byte length")))
         case nil: preconditionFailure("formats before 4 have no newer fields")

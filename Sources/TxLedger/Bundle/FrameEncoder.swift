@@ -1,14 +1,33 @@
 /// Encodes record frames (Specs/bundle-format.md, "Record frames") in format 4, with the
 /// tables its frames share: repeated texts (`SharedTextTable`) and replica ids are written once.
 /// A bundle's payload has one encoder for its header and all its frames (its origin is replica
-/// 0); a record stored in a ledger file is one frame with tables of its own.
+/// 0); a ledger file's stored frames refer to the file's tables (`init(stored:)`).
 struct FrameEncoder {
     private var replicaIndex: [Int64: UInt64] = [:]
     private var sharedTexts = SharedTextTable()
+    /// Whether frames refer to a ledger file's tables instead of introducing entries.
+    private let stored: Bool
+    /// The entries that stored frames added to the file's tables, in order, until taken.
+    private var added: (texts: [String], replicas: [ReplicaID]) = ([], [])
 
-    /// An encoder whose replica table starts with `origin`.
+    /// An encoder for a payload, whose replica table starts with `origin`.
     init(origin: ReplicaID? = nil) {
+        stored = false
         if let origin { replicaIndex[origin.rawValue] = 0 }
+    }
+
+    /// An encoder for frames stored in a ledger file whose tables are `tables`.
+    init(stored tables: FrameTables) {
+        stored = true
+        sharedTexts = tables.texts
+        for (index, replica) in tables.replicas.enumerated() { replicaIndex[replica.rawValue] = UInt64(index) }
+    }
+
+    /// The entries the frames encoded since the last call added to the file's tables (stored
+    /// frames only): what the store writes to `frame_text` and `frame_replica`.
+    mutating func takeAddedEntries() -> (texts: [String], replicas: [ReplicaID]) {
+        defer { added = ([], []) }
+        return added
     }
 
     /// The frame of `record`: its fields, but for an explorer page that the chain's default
@@ -43,7 +62,7 @@ struct FrameEncoder {
             case let (.integer, .integer(integer)): frame.appendSVarint(integer)
             case let (.replica, .integer(replica)): appendReplicaReference(replica, to: &frame)
             case let (.text, .text(text)): frame.appendCompactText(text)
-            case let (.sharedText, .text(text)): frame.appendSharedText(text, table: &sharedTexts)
+            case let (.sharedText, .text(text)): appendSharedText(text, repeats: field.repeatsAcrossRecords, to: &frame)
             case let (.sinceTimestamp, .integer(millis)):
                 frame.appendSVarint(millis &- base(of: number, field.encoding, in: bases))
             case let (.stampTime, .integer(time)):
@@ -58,7 +77,7 @@ struct FrameEncoder {
             case let .varint(value): frame.appendUVarint(value)
             case let .stampTime(time): frame.appendStampTime(time, base: base(of: field.number, .stampTime, in: bases))
             case let .text(text): frame.appendCompactText(text)
-            case let .sharedText(text): frame.appendSharedText(text, table: &sharedTexts)
+            case let .sharedText(text): appendSharedText(text, repeats: false, to: &frame)
             case let .replica(replica): appendReplicaReference(replica.rawValue, to: &frame)
             case let .bytes(value):
                 frame.appendUVarint(UInt64(value.count))
@@ -76,10 +95,36 @@ struct FrameEncoder {
         return base
     }
 
-    /// Writes a replica reference to `bytes`, introducing `replica` into the table if it is new.
+    /// Writes a shared text: in a payload, introducing it into the table if it is new; in a
+    /// stored frame, a reference to the file's table (added to it if it is new and fits), or
+    /// written out (`0`) for a field whose values rarely repeat or when the table is full.
+    private mutating func appendSharedText(_ text: String, repeats: Bool, to frame: inout [UInt8]) {
+        guard stored else { return frame.appendSharedText(text, table: &sharedTexts) }
+        if repeats, sharedTexts.index(of: text) == nil, sharedTexts.hasRoom(for: text) {
+            sharedTexts.add(text)
+            added.texts.append(text)
+        }
+        if repeats, let index = sharedTexts.index(of: text) {
+            frame.appendUVarint(UInt64(index) + 1)
+        } else {
+            frame.appendUVarint(0)
+            frame.appendCompactText(text)
+        }
+    }
+
+    /// Writes a replica reference to `bytes`, introducing `replica` into the table if it is new
+    /// (a stored frame adds it to the file's table instead, unless the table is full).
     mutating func appendReplicaReference(_ replica: Int64, to bytes: inout [UInt8]) {
         if let index = replicaIndex[replica] {
             bytes.appendUVarint(index)
+        } else if stored && replicaIndex.count < FrameDecoder.maxReplicas {
+            let index = UInt64(replicaIndex.count)
+            replicaIndex[replica] = index
+            added.replicas.append(ReplicaID(rawValue: replica))
+            bytes.appendUVarint(index)
+        } else if stored {
+            bytes.appendUVarint(UInt64(replicaIndex.count))
+            bytes.appendBigEndian(UInt64(replica), width: 8)
         } else {
             let index = UInt64(replicaIndex.count)
             replicaIndex[replica] = index

@@ -6,9 +6,15 @@
 /// becomes the next entry. The writer refers to every entry it has and adds every new text
 /// that fits, so each text has one encoding; the table's limits bound a reader's memory.
 struct SharedTextTable {
+    /// Most entries a bundle's table may have.
     static let maxEntries = 1 << 16
-    /// Most UTF-8 bytes all entries together may hold.
+    /// Most UTF-8 bytes all entries of a bundle's table together may hold.
     static let maxTotalBytes = 16 << 20
+
+    /// This table's limits: a bundle's by default; a ledger file's table is smaller
+    /// (`FrameTables.stored`), since every read of the file loads it.
+    let maxEntries: Int
+    let maxTotalBytes: Int
 
     private(set) var entries: [String] = []
     /// The entries' numbers, kept once the table outgrows a linear search (a stored record's
@@ -17,6 +23,11 @@ struct SharedTextTable {
     private static let linearEntries = 16
     private var totalBytes = 0
 
+    init(maxEntries: Int = Self.maxEntries, maxTotalBytes: Int = Self.maxTotalBytes) {
+        self.maxEntries = maxEntries
+        self.maxTotalBytes = maxTotalBytes
+    }
+
     /// The entry's number (from 0) of `text`, if it is one.
     func index(of text: String) -> Int? {
         entries.count <= Self.linearEntries ? entries.firstIndex(of: text) : indexes[text]
@@ -24,7 +35,7 @@ struct SharedTextTable {
 
     /// Whether a text that is not an entry yet fits in the table.
     func hasRoom(for text: String) -> Bool {
-        entries.count < Self.maxEntries && text.utf8.count <= Self.maxTotalBytes - totalBytes
+        entries.count < maxEntries && text.utf8.count <= maxTotalBytes - totalBytes
     }
 
     mutating func add(_ text: String) {
@@ -72,7 +83,7 @@ extension PayloadSource {
         } else {
             guard table.hasRoom(for: text) else {
                 throw BundleError.malformedContent(
-                    "the table of shared texts exceeds \(SharedTextTable.maxEntries) entries or \(SharedTextTable.maxTotalBytes) bytes"
+                    "the table of shared texts exceeds \(table.maxEntries) entries or \(table.maxTotalBytes) bytes"
                 )
             }
             table.add(text)

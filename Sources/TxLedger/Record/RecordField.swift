@@ -62,6 +62,14 @@ enum RecordField: Int, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the field's values repeat across records (a chain, a token, a sender, an app, a
+    /// status): a stored frame refers to its ledger file's table of texts for them
+    /// (`FrameTables`). A failure reason, labels and a route are mostly one record's own and
+    /// are written out in the frame.
+    var repeatsAcrossRecords: Bool {
+        encoding == .sharedText && self != .failureReason && self != .labels && self != .route
+    }
+
     /// The register the field belongs to: a fact, a register's stamp or value, or
     /// `lastCheckedAt`, which is no register.
     var register: RecordRegister? {

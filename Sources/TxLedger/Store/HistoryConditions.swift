@@ -113,9 +113,15 @@ struct HistoryConditions {
         )
     }
 
-    /// The text of `field` in a row's stored state (`RecordRow.textFunction`).
+    /// The text of `field` in a row's stored state (`RecordRow.textFunction`), a reference to
+    /// the file's table of texts resolved.
     private static func text(_ field: RecordField) -> String {
-        "record_text(record.state, \(field.number))"
+        let stored = "record_text(record.state, \(field.number))"
+        guard field.repeatsAcrossRecords else { return stored }
+        return """
+            (SELECT CASE WHEN typeof(x) = 'integer' THEN (SELECT value FROM frame_text WHERE num = x) ELSE x END \
+            FROM (SELECT \(stored) AS x))
+            """
     }
 
     private static func marks(_ count: Int) -> String {

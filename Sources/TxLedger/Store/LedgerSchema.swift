@@ -200,6 +200,14 @@ enum LedgerSchema {
                         change_seq INTEGER NOT NULL,
                         state BLOB NOT NULL
                     );
+                    CREATE TABLE frame_text (
+                        num INTEGER PRIMARY KEY CHECK (num > 0),
+                        value TEXT NOT NULL
+                    );
+                    CREATE TABLE frame_replica (
+                        num INTEGER PRIMARY KEY CHECK (num >= 0),
+                        id INTEGER NOT NULL CHECK (id >= 0)
+                    );
                     """
             )
             try RecordRowV7.migrate(db)

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 /// Maps a record to its row of the `record` table and back (Specs/schema.md, "record"): the
-/// record's whole state as one frame (`state`, encoded as a bundle frame with tables of its
-/// own, newer fields included), and beside it the small integers that queries filter and sort
-/// on, derived from the state whenever it is written.
+/// record's whole state as one frame (`state`, encoded as a bundle frame that refers to the
+/// file's tables, `FrameTables`; newer fields included), and beside it the small integers that
+/// queries filter and sort on, derived from the state whenever it is written.
 enum RecordRow {
     /// The columns `values` gives, in order.
     static let columns = [
@@ -19,9 +19,11 @@ enum RecordRow {
     /// The condition a visible record meets: its facts are later than its vault's watermark.
     static let isVisible = "record.erased = 0"
 
-    /// The values of `columns` for `state`, in the vault and chain numbered `vault` and `chain`.
+    /// The values of `columns` for `state`, stored as `frame`, in the vault and chain numbered
+    /// `vault` and `chain`.
     static func values(
         of state: RecordState,
+        frame: [UInt8],
         vault: Int64,
         chain: Int64,
         erased: Bool,
@@ -31,15 +33,16 @@ enum RecordRow {
         return [
             Data(state.id.bytes).databaseValue, vault.databaseValue, facts.timestamp.millis.databaseValue,
             kindCode(facts.kind).databaseValue, chain.databaseValue,
-        ] + registerValues(of: state, erased: erased, changeSeq: changeSeq)
+        ] + registerValues(of: state, frame: frame, erased: erased, changeSeq: changeSeq)
     }
 
-    /// The values of `registerColumns` for `state`.
-    static func registerValues(of state: RecordState, erased: Bool, changeSeq: Int64) -> [DatabaseValue] {
-        var frames = FrameEncoder()
-        return [
+    /// The values of `registerColumns` for `state`, stored as `frame`.
+    static func registerValues(of state: RecordState, frame: [UInt8], erased: Bool, changeSeq: Int64)
+        -> [DatabaseValue]
+    {
+        [
             statusCode(state.status.status).databaseValue, (state.hidden?.value == true ? 1 : 0).databaseValue,
-            (erased ? 1 : 0).databaseValue, changeSeq.databaseValue, Data(frames.frame(state)).databaseValue,
+            (erased ? 1 : 0).databaseValue, changeSeq.databaseValue, Data(frame).databaseValue,
         ]
     }
 
@@ -62,9 +65,9 @@ enum RecordRow {
         }
     }
 
-    /// Reads a row selected with `selection` from `source`.
+    /// Reads a row selected with `selection` from `source`, in a file whose tables are `tables`.
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
-    static func decode(_ row: Row, path: String) throws -> RecordState {
+    static func decode(_ row: Row, tables: FrameTables, path: String) throws -> RecordState {
         let id = blob(row[0]).flatMap { TransactionID(bytes: $0) }
         func malformed(_ reason: String) -> LedgerError {
             .unreadableDatabase(path: path, reason: "record \(id?.rawValue ?? "?") is malformed (\(reason))")
@@ -72,7 +75,7 @@ enum RecordRow {
         guard let vault = String.fromDatabaseValue(row[1]), let frame = blob(row[2]) else {
             throw malformed("its vault or state is not of its type")
         }
-        var decoder = FrameDecoder(version: BundleHeader.currentVersion)
+        var decoder = FrameDecoder(stored: tables)
         let state: RecordState
         do {
             state = try decoder.record(Array(frame), vault: vault, index: 0)
@@ -89,15 +92,19 @@ enum RecordRow {
         return data
     }
 
-    /// `record_text(state, number)`: the text of field `number` of a stored state, NULL when it
-    /// has none (or the state does not decode). What the search, token and provider filters
-    /// read.
+    /// `record_text(state, number)`: the text of field `number` of a stored state as the frame
+    /// holds it: a text written out, or the `num` of its entry in `frame_text` (an integer);
+    /// NULL when the field is absent (or the state does not decode). `HistoryConditions.text`
+    /// resolves the number; the search, token and provider filters read it so.
     static let textFunction = DatabaseFunction("record_text", argumentCount: 2, pure: true) { values in
         guard let frame = blob(values[0]), let number = Int.fromDatabaseValue(values[1]),
             let field = RecordField(number: number)
         else { return nil }
-        var decoder = FrameDecoder(version: BundleHeader.currentVersion)
-        guard case let .text(text)? = try? decoder.fields(Array(frame), vault: "", index: 0)[field] else { return nil }
-        return text
+        var decoder = FrameDecoder.storedUnresolved()
+        switch try? decoder.fields(Array(frame), vault: "", index: 0)[field] {
+        case let .text(text)?: return text
+        case let .integer(reference)?: return field.repeatsAcrossRecords ? reference : nil
+        case nil: return nil
+        }
     }
 }

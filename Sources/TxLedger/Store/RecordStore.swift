@@ -19,11 +19,27 @@ final class RecordStore {
     var vaultNumbers: [String: Int64] = [:]
     /// Clear watermarks read in this transaction (`clear` keeps it current).
     var watermarks: [String: Stamp?] = [:]
+    /// The file's tables of texts and replicas that stored frames refer to, as this store
+    /// reads them: taken when first needed, and kept current as this transaction adds entries.
+    private var tables: FrameTables?
+    /// The file's tables as last read from it, shared by a ledger's connections (`Ledger`).
+    /// Entries are never changed nor removed, so a store reads only those added since; and it
+    /// reads before it adds any of its own, so the shared tables hold only committed entries
+    /// (a copy ahead of an older snapshot is harmless: its frames refer to no later entry).
+    private let sharedTables: LockedValue<FrameTables>
+    /// The encoder of this transaction's rows, with the file's tables.
+    private var encoder: FrameEncoder?
 
-    init(_ db: Database, path: String, changeSeq: Int64 = 0) {
+    init(
+        _ db: Database,
+        path: String,
+        changeSeq: Int64 = 0,
+        tables: LockedValue<FrameTables> = LockedValue(FrameTables())
+    ) {
         self.db = db
         self.path = path
         self.changeSeq = changeSeq
+        sharedTables = tables
     }
 
     /// Notes that this transaction changes the ledger.
@@ -84,7 +100,12 @@ final class RecordStore {
     func updateRegisters(_ state: RecordState) throws {
         try execute(
             .updateRegisters,
-            RecordRow.registerValues(of: state, erased: try isErased(state), changeSeq: changeSeq)
+            RecordRow.registerValues(
+                of: state,
+                frame: try frame(state),
+                erased: try isErased(state),
+                changeSeq: changeSeq
+            )
                 + [Data(state.id.bytes).databaseValue]
         )
         changed = true
@@ -99,11 +120,73 @@ final class RecordStore {
         let facts = state.facts.value
         return RecordRow.values(
             of: state,
+            frame: try frame(state),
             vault: try ensureVault(facts.vaultId),
             chain: try chainNumber(facts.chain.id),
             erased: try isErased(state),
             changeSeq: changeSeq
         )
+    }
+
+    /// The stored frame of `state`; the entries it adds to the file's tables are written first.
+    private func frame(_ state: RecordState) throws -> [UInt8] {
+        var encoder = try self.encoder ?? FrameEncoder(stored: frameTables())
+        let frame = encoder.frame(state)
+        let added = encoder.takeAddedEntries()
+        self.encoder = encoder
+        guard !added.texts.isEmpty || !added.replicas.isEmpty else { return frame }
+        var tables = try frameTables()
+        for text in added.texts {
+            tables.texts.add(text)
+            try db.cachedStatement(sql: "INSERT INTO frame_text (num, value) VALUES (?, ?)")
+                .execute(arguments: [tables.texts.entries.count, text])
+        }
+        for replica in added.replicas {
+            try db.cachedStatement(sql: "INSERT INTO frame_replica (num, id) VALUES (?, ?)")
+                .execute(arguments: [tables.replicas.count, replica.rawValue])
+            tables.replicas.append(replica)
+        }
+        self.tables = tables
+        return frame
+    }
+
+    /// The file's tables (`frame_text`, `frame_replica`): the shared ones with the entries
+    /// added since they were last read, once per transaction.
+    /// - Throws: `LedgerError.unreadableDatabase` if they are not numbered in order or exceed
+    ///   their limits.
+    private func frameTables() throws -> FrameTables {
+        if let tables { return tables }
+        let tables = try sharedTables.update { shared in
+            try readEntries(after: &shared)
+            return shared
+        }
+        self.tables = tables
+        return tables
+    }
+
+    /// Appends to `tables` the entries the file holds beyond them.
+    private func readEntries(after tables: inout FrameTables) throws {
+        func damaged(_ reason: String) -> LedgerError { .unreadableDatabase(path: path, reason: reason) }
+        let texts = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT num, value FROM frame_text WHERE num > ? ORDER BY num"),
+            arguments: [tables.texts.entries.count]
+        )
+        while let row = try texts.next() {
+            guard let text = String.fromDatabaseValue(row[1]), row[0] == tables.texts.entries.count + 1,
+                tables.texts.index(of: text) == nil, tables.texts.hasRoom(for: text)
+            else { throw damaged("the table of stored texts is damaged at entry \(tables.texts.entries.count + 1)") }
+            tables.texts.add(text)
+        }
+        let replicas = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT num, id FROM frame_replica WHERE num >= ? ORDER BY num"),
+            arguments: [tables.replicas.count]
+        )
+        while let row = try replicas.next() {
+            guard row[0] == tables.replicas.count, let id = Int64.fromDatabaseValue(row[1]), id >= 0,
+                tables.replicas.count < FrameDecoder.maxReplicas
+            else { throw damaged("the table of stored replicas is damaged at entry \(tables.replicas.count)") }
+            tables.replicas.append(ReplicaID(rawValue: id))
+        }
     }
 
     /// Whether `state` is hidden by its vault's clear watermark (its facts are not later).
@@ -218,7 +301,7 @@ final class RecordStore {
     func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
-            try body(try RecordRow.decode(row, path: path))
+            try body(try RecordRow.decode(row, tables: try frameTables(), path: path))
         }
     }
 }
