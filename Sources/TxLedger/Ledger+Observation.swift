@@ -32,7 +32,10 @@ extension Ledger {
     /// note...); `nil` while this ledger holds no visible record with this id.
     public func observe(id: TransactionID) -> AsyncThrowingStream<TransactionRecord?, Error> {
         let (path, tables) = (path, frameTables)
-        return observing(shown: { $0?.shown }, fetch: { db in try RecordStore(db, path: path, tables: tables).fetch(id: id)?.record })
+        return observing(
+            shown: { $0?.shown },
+            fetch: { db in try RecordStore(db, path: path, tables: tables).fetch(id: id)?.record }
+        )
     }
 
     /// The counts of the tabs under `filter` (whose own tab is ignored), now and again whenever
@@ -41,7 +44,10 @@ extension Ledger {
         _ filter: HistoryFilter = HistoryFilter()
     ) -> AsyncThrowingStream<HistoryTabCounts, Error> {
         let (path, tables) = (path, frameTables)
-        return observing(shown: { $0 }, fetch: { db in try RecordStore(db, path: path, tables: tables).tabCounts(filter) })
+        return observing(
+            shown: { $0 },
+            fetch: { db in try RecordStore(db, path: path, tables: tables).tabCounts(filter) }
+        )
     }
 
     /// `fetch`'s value now and after every write that changes what `shown` keeps of it: those

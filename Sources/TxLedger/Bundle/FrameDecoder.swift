@@ -125,7 +125,11 @@ struct FrameDecoder {
 
     /// A shared text: introduced or referred to in a payload; in a stored frame, a reference to
     /// the file's table or written out (`0`).
-    private mutating func readSharedText(from frame: inout FrameBytes, limit: Int, record index: Int) throws
+    private mutating func readSharedText(
+        from frame: inout FrameBytes,
+        limit: Int,
+        record index: Int
+    ) throws
         -> FieldValue
     {
         guard source != .payload else { return .text(try frame.readSharedText(limit: limit, table: &sharedTexts)) }

@@ -37,7 +37,12 @@ enum RecordRow {
     }
 
     /// The values of `registerColumns` for `state`, stored as `frame`.
-    static func registerValues(of state: RecordState, frame: [UInt8], erased: Bool, changeSeq: Int64)
+    static func registerValues(
+        of state: RecordState,
+        frame: [UInt8],
+        erased: Bool,
+        changeSeq: Int64
+    )
         -> [DatabaseValue]
     {
         [
