@@ -35,6 +35,23 @@ struct CLITests {
         return result.stdout
     }
 
+    /// An extra fact through `--fact`, shown by `show` and `show --json`; an unknown key is a
+    /// usage error naming it, and nothing is recorded.
+    @Test func anExtraFactIsRecordedAndShown() async throws {
+        let replaced = Fixture.evmHash(0xabb)
+        let unknown = try await recordSend(["--fact", "replace=\(replaced)"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("replace") && unknown.stderr.contains("replaces"))
+        let nothing = try await cli.history()
+        #expect(!nothing.contains(hash))
+        #expect(
+            try await recordSend([
+                "--fact", "replaces=\(replaced.uppercased().replacingOccurrences(of: "0X", with: ""))",
+            ]).status == 0
+        )
+        #expect(try await cli.run(["show", hash]).stdout.contains("replaces: \(replaced)\n"))
+        #expect(try await cli.run(["show", hash, "--json"]).stdout.contains("\"replaces\" : \"\(replaced)\""))
+    }
+
     @Test func recordsListsAndShowsASend() async throws {
         let recorded = try await recordSend()
         #expect(recorded.status == 0)

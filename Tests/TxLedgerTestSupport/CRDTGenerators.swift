@@ -67,7 +67,7 @@ enum CRDTGen {
     static func newerFields(for state: RecordState, _ rng: inout any SeededRandomNumberGenerator) -> NewerFields {
         var fields: [NewerField] = []
         if Bool.random(using: &rng) {
-            fields.append(NewerField(number: 57, value: .varint(UInt64.random(in: 0...1, using: &rng))))
+            fields.append(NewerField(number: 100, value: .varint(UInt64.random(in: 0...1, using: &rng))))
         }
         if state.status.terminal != nil, Bool.random(using: &rng) {
             fields.append(NewerField(number: 2000, value: .text("t\(Int.random(in: 0...1, using: &rng))")))

@@ -41,6 +41,7 @@ enum Fixture {
             fromAddress: evmAddress(0xCAFE),
             app: try AppMetadata(domain: "app.uniswap.org", uri: "https://app.uniswap.org/swap", scheme: "https"),
             method: "eth_sendTransaction",
+            extras: ["replaces": evmHash(n + 0x1000)],
             details: .send(details)
         )
         return try TransactionRecord(

@@ -12,8 +12,8 @@ enum NewerVersion {
 
     static func fields(of state: RecordState, registerStamp: Stamp, fact: UInt64) -> NewerFields {
         var fields = [
-            NewerField(number: 57, value: .varint(fact)),
-            NewerField(number: 58, value: .sharedText("newer-fact")),
+            NewerField(number: 100, value: .varint(fact)),
+            NewerField(number: 101, value: .sharedText("newer-fact")),
         ]
         if state.status.terminal != nil {
             fields.append(NewerField(number: 2000, value: .text("0x00ff10")))

@@ -53,7 +53,7 @@ struct CSVExportTests {
 
         let rows = try await parse(path)
         #expect(rows.first == HistoryCSV.columns)
-        #expect(rows.first?.count == 25)
+        #expect(rows.first?.count == 26 && rows.first?.last == "replaces")
         let table = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
         #expect(table.map { $0["id"] } == [send, swap, formula, signature].map(\.id.rawValue), "oldest first")
 
@@ -71,6 +71,7 @@ struct CSVExportTests {
         #expect(s["note"] == tricky)
         #expect(s["labels"] == "home, sweet; tax")
         #expect(s["sold_amount"] == "" && s["provider"] == "")
+        #expect(s["replaces"] == Fixture.evmHash(0x1001))
 
         let w = table[1]
         #expect(w["type"] == "swap" && w["chain"] == "thorchain" && w["amount"] == "" && w["token"] == "")
@@ -104,7 +105,9 @@ struct CSVExportTests {
                 ($0.timestamp, $0.id) < ($1.timestamp, $1.id)
             }
             #expect(count == expected.count)
-            #expect(try await parse(path).dropFirst().map(\.last) == expected.map(\.id.rawValue))
+            let rows = try await parse(path)
+            let id = try #require(rows.first?.firstIndex(of: "id"))
+            #expect(rows.dropFirst().map { $0[id] } == expected.map(\.id.rawValue))
         }
     }
 

@@ -8,7 +8,9 @@ import Testing
 /// what it holds (`expected.json`): every later version must open it with every record,
 /// register, stamp, newer field, watermark and peer intact, and keep syncing from it.
 /// `TXLEDGER_WRITE_FIXTURES=1 swift test --filter writeLedgerFixture` writes a new one (only
-/// ever for a new release: an old fixture is never rewritten).
+/// ever for a new release: an old fixture is never rewritten). One edit was made by hand: its
+/// record's simulated newer-version facts were numbered 57 and 58, which became real fields
+/// (57 `replaces`), so their two tags in `newer_fields` were renumbered 100 and 101.
 struct LedgerFileFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/ledger-v7")

@@ -159,11 +159,11 @@ struct NewerFieldsTests {
             return bytes
         }
         for (bytes, reason) in [
-            (field(57, 0, 1) + field(57, 0, 1), "field 57 is out of order or out of range"),
+            (field(100, 0, 1) + field(100, 0, 1), "field 100 is out of order or out of range"),
             (field(56, 0, 1), "field 56 is out of order or out of range"),
             (field(64_000, 0, 1), "field 64000 is out of order or out of range"),
-            (field(57, 6, 1), "field 57 has wire type 6"),
-            (field(57, 1, UInt64(Stamp.latestTime) + 1), "field 57's stamp time is after the year 3000"),
+            (field(100, 6, 1), "field 100 has wire type 6"),
+            (field(100, 1, UInt64(Stamp.latestTime) + 1), "field 100's stamp time is after the year 3000"),
         ] {
             #expect(throws: LedgerError.invalidInput(field: "newer_fields", reason: reason)) {
                 try NewerFields(storedBytes: bytes)

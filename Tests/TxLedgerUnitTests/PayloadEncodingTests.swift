@@ -72,21 +72,23 @@ import Testing
     /// hex in forms 1 and 2, times and stamps as differences), the header's epochs added by hand
     /// for format 3, then re-tagged by an independent Python script (each tag the step from the
     /// previous number shifted by 3, or'ed with the kind's wire type) with the swap's newer
-    /// fields appended by hand.
+    /// fields appended by hand (renumbered by hand from 57 and 58 to 100 and 101 when field 57
+    /// became `replaces`: the two tags that step to and from them, and the swap's frame length,
+    /// one byte longer).
     static let golden =
         "01760000000000000001000101000000000000000a010101000000000000000205000000000000000b018680c03e0200"
         + "00000000000003690b011073656e640b0220657468657265756d0880d8ddddf8650a8101000000000000000000000000"
         + "0000000000000000000000000000000000000001425100000000000000000000000000000000000000010a04310b030c"
         + "455448b90100000c0300000000000000046a0b010b0208a0f4deddf8650a810100000000000000000000000000000000"
         + "00000000000000000000000000000002425100000000000000000000000000000000000000010a04310b03b90100010c"
-        + "031b0424636f6e6669726d656408e0d40311e0d403020c0208f0a204de020b0510737761700b062474686f7263686169"
+        + "031b0424636f6e6669726d656408e0d40311e0d403020c0208f0a204df020b0510737761700b062474686f7263686169"
         + "6e0880d8ddddf8650a820100000000000000000000000000000000000000000000000000000000000000031218353132"
         + "2e30300b07ac0174686f7231717a64356a6e7a7a38716d397779326838783876397a336d347776307130767178307235"
         + "6c6423081c6465706f7369744b091052554e450b0a2454484f522e52554e4508100a143130302e350b060b0b70687474"
         + "70733a2f2f6578616d706c652e636f6d2f72756e652e706e670b0c0c42544310100a28302e30303132333435360a1830"
         + "2e303031320b0d1c626974636f696e0b0e6c68747470733a2f2f6578616d706c652e636f6d2f6274632e706e670b0f24"
         + "54484f52436861696e0b106452554e45202d3e20425443207669612054484f52436861696e1900050c011b0408e0d403"
-        + "1100050c0160ac020b11146e65776572b1f302d00f020c030d0201020a09abcd0c04000000000000000d0b11"
+        + "1100050c01b803ac020b11146e65776572d9f002d00f020c030d0201020a09abcd0c04000000000000000d0b11"
 
     /// `goldenHeader` and `goldenRecords()` as format 3 wrote it (the format 2 bytes of the
     /// independent encoder with the header's epochs added by hand). Readers keep reading it.
@@ -123,7 +125,7 @@ import Testing
 
     /// Three records: two minimal sends, the second confirmed and checked, then a THORChain swap;
     /// with newer fields, the swap carries two facts and a register of block 6 of a newer version:
-    /// 57 varint 300, 58 stext `newer` (a new shared text), 6000 and 6001 the register's stamp
+    /// 100 varint 300, 101 stext `newer` (a new shared text), 6000 and 6001 the register's stamp
     /// (1000 ms after the facts stamp, counter 2, replica 4, already in the table), 6002 bytes
     /// `01 02`, 6003 ctext `0xabcd`, 6004 replica 0x0D (new in the table), 6005 stext `newer`
     /// (a reference).
@@ -153,7 +155,7 @@ import Testing
         if withNewerFields {
             swap = try swap.attaching(
                 NewerFields([
-                    NewerField(number: 57, value: .varint(300)), NewerField(number: 58, value: .sharedText("newer")),
+                    NewerField(number: 100, value: .varint(300)), NewerField(number: 101, value: .sharedText("newer")),
                     NewerField(
                         number: 6000,
                         value: .stampTime(Stamp(millis: 1_751_371_201_000, counter: 2, replica: r4).time)

@@ -189,7 +189,7 @@ struct FrameDecoder {
         number: Int, wire: WireType?
     ) {
         guard version >= 4 else {
-            let number = try frame.readCount(limit: RecordField.last, "a field number")
+            let number = try frame.readCount(limit: RecordField.lastInFormat3.number, "a field number")
             guard number > last else {
                 throw BundleError.malformedContent("record \(index): field \(number) is out of order or unknown")
             }

@@ -22,7 +22,14 @@ public struct TransactionFacts: Hashable, Sendable {
     /// The wallet method that produced it: `eth_sendTransaction`, `wallet_sendCalls`,
     /// `personal_sign`, `eth_signTypedData_v4`, `wallet_connect_siwe`, ...
     public let method: String?
+    /// The extra facts by key: optional facts kept without a property of their own, each one
+    /// entry of the field list (Specs/schema.md, "Extra facts"). `replaces`: the hash of the
+    /// transaction that this speed-up or cancel replaces.
+    public let extras: [String: String]
     public let details: TransactionDetails
+
+    /// The keys `extras` may hold.
+    public static let extraKeys = RecordField.extraFacts.map(\.key)
 
     public var kind: TransactionKind { details.kind }
 
@@ -38,6 +45,7 @@ public struct TransactionFacts: Hashable, Sendable {
     ///   - explorerUrl: defaults to the chain's explorer page for `txHash`.
     ///   - nonce: EVM sends and swaps only; at most 2^63 - 1.
     ///   - method: required for signatures.
+    ///   - extras: extra facts by key (`extraKeys`), each checked by its rule.
     /// - Throws: `LedgerError.invalidInput` naming the first field that is not acceptable.
     public init(
         vaultId: String,
@@ -50,6 +58,7 @@ public struct TransactionFacts: Hashable, Sendable {
         nonce: UInt64? = nil,
         app: AppMetadata? = nil,
         method: String? = nil,
+        extras: [String: String] = [:],
         details: TransactionDetails
     ) throws {
         self.vaultId = try TextField.identifier.validate(vaultId, field: "vault")
@@ -60,6 +69,7 @@ public struct TransactionFacts: Hashable, Sendable {
         self.nonce = try Self.validatedNonce(nonce, chain: chain, details: details)
         self.app = app
         self.method = try TextField.line(max: 128).validate(method, field: "method")
+        self.extras = try Self.validatedExtras(extras, chain: chain, kind: details.kind)
         self.details = details
 
         switch details {
@@ -100,6 +110,24 @@ public struct TransactionFacts: Hashable, Sendable {
         self.explorerUrl =
             try TextField.url.validate(explorerUrl, field: "explorerUrl")
             ?? self.txHash.flatMap(chain.explorerURL(txHash:))
+    }
+
+    private static func validatedExtras(
+        _ extras: [String: String],
+        chain: Chain,
+        kind: TransactionKind
+    ) throws -> [String: String] {
+        var kept: [String: String] = [:]
+        for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
+            guard let rule = RecordField.extraFacts.first(where: { $0.key == key })?.extraFact else {
+                throw LedgerError.invalidInput(
+                    field: key,
+                    reason: "is not a fact this version knows (extra facts: \(extraKeys.joined(separator: ", ")))"
+                )
+            }
+            kept[key] = try rule.validated(value, key: key, chain: chain, kind: kind)
+        }
+        return kept
     }
 
     private static func validatedNonce(_ nonce: UInt64?, chain: Chain, details: TransactionDetails) throws -> UInt64? {

@@ -2,8 +2,9 @@ import Foundation
 
 /// The library's JSON shape of a record: one flat object with camelCase fields (as in
 /// vault-transaction-history.md), instants as ISO 8601 UTC strings, amounts as decimal
-/// strings, absent fields omitted. `Specs/schema.md` lists every field. Decoding validates
-/// exactly as the Swift initializers do; an `id`, if present, must be the derived one.
+/// strings, absent fields omitted. `Specs/schema.md` lists every field; an extra fact is a
+/// string under its key (`TransactionFacts.extraKeys`). Decoding validates exactly as the
+/// Swift initializers do; an `id`, if present, must be the derived one.
 extension TransactionRecord: Codable {
     enum Key: String, CodingKey {
         case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, nonce, app,
@@ -60,6 +61,8 @@ extension TransactionRecord: Codable {
         try c.encodeIfPresent(note, forKey: .note)
         if !labels.isEmpty { try c.encode(labels, forKey: .labels) }
         if hidden { try c.encode(true, forKey: .hidden) }
+        var extras = encoder.container(keyedBy: ExtraKey.self)
+        for key in TransactionFacts.extraKeys { try extras.encodeIfPresent(f.extras[key], forKey: ExtraKey(key)) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -133,6 +136,11 @@ extension TransactionRecord: Codable {
                 try SignatureDetails(message: try required(.message), signature: try string(.signature))
             )
         }
+        let extraValues = try decoder.container(keyedBy: ExtraKey.self)
+        var extras: [String: String] = [:]
+        for key in TransactionFacts.extraKeys {
+            extras[key] = try extraValues.decodeIfPresent(String.self, forKey: ExtraKey(key))
+        }
         let facts = try TransactionFacts(
             vaultId: try required(.vaultId),
             chain: chain,
@@ -148,6 +156,7 @@ extension TransactionRecord: Codable {
                 try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme)
             },
             method: try string(.method),
+            extras: extras,
             details: details
         )
         if let id = try string(.id), TransactionID(id) != facts.id {
@@ -170,6 +179,16 @@ extension TransactionRecord: Codable {
             hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false
         )
     }
+}
+
+/// The key of an extra fact in a record's JSON: its `RecordField.key`.
+private struct ExtraKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ key: String) { stringValue = key }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { nil }
 }
 
 private struct AppJSON: Codable {

@@ -1,11 +1,12 @@
 /// The CSV of a history (RFC 4180): one header line, then one line per record, fields separated
 /// by commas, lines ended by CRLF; TxLedger's own columns, which `Specs/queries.md` defines.
 enum HistoryCSV {
-    static let columns = [
-        "date", "vault", "type", "status", "chain", "tx_hash", "from", "to", "amount", "token", "fee", "fiat_value",
-        "sold_amount", "sold_token", "sold_chain", "bought_amount", "bought_token", "bought_chain",
-        "provider", "explorer_url", "confirmed_at", "failure_reason", "note", "labels", "id",
-    ]
+    static let columns =
+        [
+            "date", "vault", "type", "status", "chain", "tx_hash", "from", "to", "amount", "token", "fee", "fiat_value",
+            "sold_amount", "sold_token", "sold_chain", "bought_amount", "bought_token", "bought_chain",
+            "provider", "explorer_url", "confirmed_at", "failure_reason", "note", "labels", "id",
+        ] + RecordField.extraFacts.map(\.name)
 
     static func fields(_ r: TransactionRecord) -> [String?] {
         var send: SendDetails?
@@ -23,7 +24,7 @@ enum HistoryCSV {
             swap?.toAmount.string, swap?.toToken.symbol, swap?.toChain.id,
             swap?.provider.name, r.explorerUrl, r.confirmedAt.map(ISO8601.string(from:)), r.failureReason,
             r.note, r.labels.isEmpty ? nil : r.labels.joined(separator: "; "), r.id.rawValue,
-        ]
+        ] + RecordField.extraFacts.map { r.facts.extras[$0.key] }
     }
 
     /// One CSV line of `fields` (absent ones empty), CRLF-ended.

@@ -2,8 +2,9 @@
 /// each case is a field, its raw value the field's number in a bundle frame, its `name` the
 /// spec's and the store's column name, its `encoding` how a frame writes its value. The frame
 /// codec, the store's columns and binding, the frame shape rules and the facts' tie-break key
-/// all derive from this list: a new optional fact is one case here (with its place in
-/// `RecordState.fields` and `RecordState(fields:)`) and its spec lines.
+/// all derive from this list. A new optional fact is one case here with its `extraFact` rule,
+/// and its spec lines: it is then kept in `TransactionFacts.extras`, and bundles, the store,
+/// JSON, CSV, `show` and the CLI's `--fact` carry it (`replaces` is one).
 ///
 /// Numbers are never reused nor renumbered: a new field takes the next number, and fields
 /// above the last one known are a newer version's (`NewerFields`).
@@ -24,6 +25,7 @@ enum RecordField: Int, CaseIterable, Sendable {
     case labels, labelsTime, labelsReplica
     case hidden, hiddenTime, hiddenReplica
     case nonce
+    case replaces
 
     /// The field's number in a frame (from 1).
     var number: Int { rawValue }
@@ -45,6 +47,10 @@ enum RecordField: Int, CaseIterable, Sendable {
     /// The number of the last field this version knows; fields above it are a newer version's.
     static let last = allCases.count
 
+    /// The last field that bundle formats 1–3 and schema v7 know: their frames and columns hold
+    /// fields 1–56 only.
+    static let lastInFormat3 = RecordField.nonce
+
     /// Every field in increasing number (`allCases`, built once: hot loops iterate it).
     static let all = allCases
 
@@ -53,7 +59,7 @@ enum RecordField: Int, CaseIterable, Sendable {
         switch self {
         case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce: .integer
         case .txHash, .explorerUrl, .fiatValue, .toAddress, .amount, .feeEstimate, .memo, .fromAmount, .toAmount,
-            .minPayout, .message, .signature, .note:
+            .minPayout, .message, .signature, .note, .replaces:
             .text
         case .confirmedAtMs, .lastCheckedAtMs: .sinceTimestamp
         case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime: .stampTime
@@ -84,6 +90,22 @@ enum RecordField: Int, CaseIterable, Sendable {
         default: .facts
         }
     }
+
+    /// How the field is checked if it is an extra fact: an optional fact with no property of its
+    /// own in `TransactionFacts`, kept in `TransactionFacts.extras` under `key`.
+    var extraFact: ExtraFactRule? {
+        switch self {
+        case .replaces: .transactionHash
+        default: nil
+        }
+    }
+
+    /// The extra facts, in field order.
+    static let extraFacts = all.filter { $0.extraFact != nil }
+
+    /// The field's key in a record's JSON and in `TransactionFacts.extras`: the case name
+    /// (`replaces`), where `name` is the spec's snake case.
+    var key: String { String(describing: self) }
 
     /// Whether the field is a fact (written once with the record, under the facts stamp).
     var isFact: Bool { register == .facts && self != .factsTime && self != .factsReplica }

@@ -29,6 +29,7 @@ extension RecordState {
         set(.appScheme, facts.app?.scheme)
         set(.method, facts.method)
         set(.nonce, facts.nonce.map { Int64($0) })
+        for field in RecordField.extraFacts { set(field, facts.extras[field.key]) }
         switch facts.details {
         case let .send(send):
             set(.toAddress, send.toAddress)
@@ -178,6 +179,11 @@ extension RecordState {
                 scheme: Self.nonEmpty(try text(.appScheme))
             ),
             method: try text(.method),
+            extras: Dictionary(
+                uniqueKeysWithValues: try RecordField.extraFacts.compactMap { field in
+                    try text(field).map { (field.key, $0) }
+                }
+            ),
             details: details
         )
 

@@ -7,7 +7,8 @@ import GRDB
 /// file is left as it was).
 enum RecordRowV7 {
     static func migrate(_ db: Database) throws {
-        let fields = RecordField.allCases.filter { !$0.isApp }
+        // v7 had a column for each field up to the last formats 1–3 know.
+        let fields = RecordField.allCases.filter { !$0.isApp && $0.number <= RecordField.lastInFormat3.number }
         let selection =
             ["r.vault_id", "r.change_seq", "r.newer_fields", "app.domain", "app.uri", "app.scheme"]
             + fields.map { "r.\($0.name)" }

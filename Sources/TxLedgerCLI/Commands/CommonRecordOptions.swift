@@ -14,6 +14,14 @@ struct CommonRecordOptions: ParsableArguments {
     @Option(help: "Domain of the requesting app.") var appDomain: String?
     @Option(help: "URI of the requesting app.") var appUri: String?
     @Option(help: "URL scheme of the requesting app.") var appScheme: String?
+    @Option(
+        name: .customLong("fact"),
+        help: ArgumentHelp(
+            "An extra fact, KEY=VALUE; repeatable (keys: \(TransactionFacts.extraKeys.joined(separator: ", "))).",
+            valueName: "key=value"
+        )
+    )
+    var extraFacts: [String] = []
 
     func facts(hash: String?, nonce: UInt64? = nil, details: TransactionDetails) throws -> TransactionFacts {
         try TransactionFacts(
@@ -26,8 +34,21 @@ struct CommonRecordOptions: ParsableArguments {
             nonce: nonce,
             app: try AppMetadata(domain: appDomain, uri: appUri, scheme: appScheme),
             method: method,
+            extras: try extras(),
             details: details
         )
+    }
+
+    /// `--fact` values by key.
+    private func extras() throws -> [String: String] {
+        var extras: [String: String] = [:]
+        for fact in extraFacts {
+            guard let equals = fact.firstIndex(of: "="), extras[String(fact[..<equals])] == nil else {
+                throw ValidationError("--fact takes KEY=VALUE, each key once: '\(fact.prefix(60))'")
+            }
+            extras[String(fact[..<equals])] = String(fact[fact.index(after: equals)...])
+        }
+        return extras
     }
 }
 

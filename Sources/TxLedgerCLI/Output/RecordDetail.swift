@@ -10,6 +10,7 @@ enum RecordDetail {
             ("explorer", r.explorerUrl), ("what", summary(r)), ("usd", r.fiatValue?.string), ("from", r.fromAddress),
             ("method", r.method), ("app", r.app.map { HistoryText.appLabel($0) }),
         ]
+        lines += TransactionFacts.extraKeys.map { ($0, r.facts.extras[$0]) }
         switch r.details {
         case let .send(s): lines += [("to", s.toAddress), ("fee", s.feeEstimate?.string), ("memo", s.memo)]
         case let .swap(s):

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import TxLedger
+@testable import TxLedgerTestSupport
+
+/// Extra facts (Specs/schema.md, "Extra facts"): one entry of the field list each, checked by
+/// its rule and carried by everything that derives from the list. `replaces` is the first.
+struct ExtraFactTests {
+    private func send(replaces: String) throws -> TransactionFacts {
+        try TransactionFacts(
+            vaultId: "main",
+            chain: Fixture.ethereum,
+            timestamp: Fixture.start,
+            txHash: Fixture.evmHash(1),
+            extras: ["replaces": replaces],
+            details: try Fixture.minimalSend(hash: 1).facts.details
+        )
+    }
+
+    @Test func theExtraFactsAreTheFieldListsEntriesWithARule() {
+        #expect(TransactionFacts.extraKeys == ["replaces"])
+        #expect(RecordField.extraFacts.map(\.name) == ["replaces"])
+        #expect(RecordField.replaces.isFact && RecordField.replaces.number == 57)
+    }
+
+    @Test func replacesIsAHashOfTheChainKeptInItsCanonicalForm() throws {
+        let facts = try send(replaces: Fixture.evmHash(2).dropFirst(2).uppercased())
+        #expect(facts.extras == ["replaces": Fixture.evmHash(2)])
+        let record = try TransactionRecord(facts: facts)
+        let json = try JSONEncoder().encode(record)
+        #expect(String(decoding: json, as: UTF8.self).contains("\"replaces\":\"\(Fixture.evmHash(2))\""))
+        #expect(try JSONDecoder().decode(TransactionRecord.self, from: json) == record)
+        let state = RecordState(
+            recording: record,
+            stamp: Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 1))
+        )
+        #expect(state.fields[.replaces] == .text(Fixture.evmHash(2)))
+        #expect(try RecordState(fields: state.fields) == state)
+    }
+
+    @Test func anUnknownKeyOrABadValueIsRefusedByName() throws {
+        #expect(
+            throws: LedgerError.invalidInput(
+                field: "replace",
+                reason: "is not a fact this version knows (extra facts: replaces)"
+            )
+        ) {
+            try TransactionFacts(
+                vaultId: "main",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: Fixture.evmHash(1),
+                extras: ["replace": Fixture.evmHash(2)],
+                details: try Fixture.minimalSend(hash: 1).facts.details
+            )
+        }
+        #expect(throws: LedgerError.self) { try send(replaces: "0x12") }
+        do {
+            _ = try send(replaces: "0x12")
+        } catch let LedgerError.invalidInput(field, _) {
+            #expect(field == "replaces")
+        }
+        #expect(throws: LedgerError.invalidInput(field: "replaces", reason: "only a send or a swap has it")) {
+            let signature = try Fixture.signature()
+            return try TransactionFacts(
+                vaultId: "main",
+                chain: signature.chain,
+                timestamp: Fixture.start,
+                txHash: nil,
+                method: signature.method,
+                extras: ["replaces": Fixture.evmHash(2)],
+                details: signature.details
+            )
+        }
+        // JSON input is checked the same way.
+        var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try Fixture.send())) as! [String: Any]
+        object["replaces"] = "not a hash"
+        #expect(throws: LedgerError.self) {
+            try JSONDecoder().decode(TransactionRecord.self, from: JSONSerialization.data(withJSONObject: object))
+        }
+    }
+}
