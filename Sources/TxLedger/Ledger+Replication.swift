@@ -57,6 +57,37 @@ extension Ledger {
         try await merge([changes])
     }
 
+    /// Merges every vault of another replica's ledger file into this one, in one transaction,
+    /// as merging the full change set of each would: the other file is opened read-only, never
+    /// modified, and read as its records are merged rather than all at once.
+    /// - Throws: `LedgerError.invalidInput` if `path` is this ledger itself; what opening it
+    ///   throws (`LedgerError.unreadableDatabase`, ...).
+    @discardableResult
+    public func merge(ledgerAt path: String) async throws -> MergeReport {
+        let source = try await Ledger.open(path: path, options: .init(readOnly: true))
+        guard source.replicaID != replicaID || source.path != self.path else {
+            throw LedgerError.invalidInput(field: "merge", reason: "'\(path)' is this ledger itself")
+        }
+        let (sourcePath, sourceTables, sourcePool) = (source.path, source.frameTables, source.pool)
+        let report = try await write { transaction in
+            // A read of the other file's pool, from this file's writer queue: one snapshot of it.
+            try sourcePool.read { db in
+                let store = RecordStore(db, path: sourcePath, tables: sourceTables)
+                var report = MergeReport()
+                for vault in try store.vaults() {
+                    try transaction.merge(
+                        try store.changeSetHeader(vault, since: 0),
+                        records: { body in try store.forEachStored(vault: vault, changedAfter: 0, body) },
+                        report: &report
+                    )
+                }
+                return report
+            }
+        }
+        warnAboutFutureStamps(report)
+        return report
+    }
+
     /// Clears a vault's history on every replica it reaches: everything recorded or edited up to
     /// now is erased; what any replica records later is kept.
     /// - Returns: how many records were cleared here.

@@ -34,6 +34,31 @@ struct ReplicationTests {
         #expect(!again.changedAnything && again.recordsUnchanged == 1)
     }
 
+    /// Merging another ledger file reads it as it merges; the result and the report are those
+    /// of merging the full change set of each of its vaults, and the file itself is refused.
+    @Test func mergingALedgerFileIsMergingItsFullChangeSets() async throws {
+        let (a, b) = (try await TestLedger(), try await TestLedger())
+        let shared = try Fixture.send(hash: 1)
+        try await a.ledger.record(shared)
+        try await a.ledger.sync(to: b.ledger)
+        try await a.ledger.record([try Fixture.swap(hash: 2), try Fixture.send(vault: "savings", hash: 3)])
+        b.clock.advance(by: 5)
+        _ = try await b.ledger.updateStatus(shared.id, to: .failed(reason: "reverted"))
+        try await b.ledger.record(try Fixture.send(vault: "other", hash: 4))
+        let viaChangeSets = try await TestLedger(copyOf: a.ledger, clock: a.clock)
+        var changeSets: [ChangeSet] = []
+        for vault in try await b.ledger.vaults() { changeSets.append(try await b.ledger.changes(vault: vault)) }
+
+        let fromFile = try await a.ledger.merge(ledgerAt: b.ledger.path)
+        let fromChangeSets = try await viaChangeSets.ledger.merge(changeSets)
+        #expect(fromFile.recordsAdded == 1 && fromFile.recordsChanged == 1)
+        #expect(fromFile.recordsAdded == fromChangeSets.recordsAdded)
+        #expect(fromFile.recordsChanged == fromChangeSets.recordsChanged)
+        #expect(fromFile.conflicts == fromChangeSets.conflicts)
+        #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(viaChangeSets.ledger))
+        await #expect(throws: LedgerError.self) { try await a.ledger.merge(ledgerAt: a.ledger.path) }
+    }
+
     @Test func aRecordOnBothSidesStaysOneRecord() async throws {
         let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.send())

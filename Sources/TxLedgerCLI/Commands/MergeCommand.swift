@@ -15,15 +15,7 @@ struct MergeCommand: LedgerCommand {
     @Flag(help: "Print the merge report as JSON.") var json = false
 
     func run(on ledger: Ledger) async throws {
-        let source = try await Ledger.open(path: other, options: .init(readOnly: true))
-        guard source.replicaID != ledger.replicaID || source.path != ledger.path else {
-            throw LedgerError.invalidInput(field: "merge", reason: "'\(other)' is this ledger itself")
-        }
-        var changeSets: [ChangeSet] = []
-        for vault in try await source.vaults() {
-            changeSets.append(try await source.changes(vault: vault))
-        }
-        let report = try await ledger.merge(changeSets)
+        let report = try await ledger.merge(ledgerAt: other)
         StandardError.warn(MergeReportText.warnings(report))
         if json {
             print(try JSONOutput.string(report))
