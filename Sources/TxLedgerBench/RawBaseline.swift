@@ -1,13 +1,16 @@
 /// The raw SQLite baselines: the record rows of one ledger file written into another with one
-/// prepared statement, in id order (the rows as the ledger wrote them, its layout's limit).
-/// Reading the rows is not timed.
+/// prepared statement (the rows as the ledger wrote them, its layout's limit), in id order or
+/// in the order the ledger wrote them. Reading the rows is not timed.
 enum RawBaseline {
     enum Write {
-        /// `INSERT`, all rows in one transaction.
+        /// `INSERT`, all rows in one transaction, in id order.
         case insert
+        /// `INSERT`, a transaction per `rows` rows, in the order the ledger wrote them: what a
+        /// series of `record` calls of that many records each writes.
+        case insertBatches(rows: Int)
         /// `INSERT`, one transaction per row.
         case insertEach
-        /// `INSERT ... ON CONFLICT (id) DO UPDATE` of every column, in one transaction.
+        /// `INSERT ... ON CONFLICT (id) DO UPDATE` of every column, in one transaction, in id order.
         case upsert
     }
 
@@ -17,7 +20,8 @@ enum RawBaseline {
         let to = try RawSQLite(path: target)
         // Every column but the row number, which the target gives.
         let columns = try from.columns(of: "record").filter { $0 != "num" }
-        let rows = try from.rows("SELECT \(columns.joined(separator: ", ")) FROM record ORDER BY id")
+        let order = if case .insertBatches = write { "num" } else { "id" }
+        let rows = try from.rows("SELECT \(columns.joined(separator: ", ")) FROM record ORDER BY \(order)")
         var sql =
             "INSERT INTO record (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         if case .upsert = write {
@@ -25,7 +29,12 @@ enum RawBaseline {
                 " ON CONFLICT (id) DO UPDATE SET "
                 + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         }
-        let perRow = if case .insertEach = write { true } else { false }
-        return try await Stopwatch.seconds { try to.write(rows, sql: sql, transactionPerRow: perRow) }
+        let rowsPerTransaction =
+            switch write {
+            case .insert, .upsert: max(rows.count, 1)
+            case let .insertBatches(batch): batch
+            case .insertEach: 1
+            }
+        return try await Stopwatch.seconds { try to.write(rows, sql: sql, rowsPerTransaction: rowsPerTransaction) }
     }
 }

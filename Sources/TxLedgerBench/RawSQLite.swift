@@ -73,12 +73,12 @@ final class RawSQLite {
 
     /// Runs `sql` once per row with one prepared statement: all rows in one transaction, or
     /// each row in its own.
-    func write(_ rows: [[Value]], sql: String, transactionPerRow: Bool) throws {
+    /// Writes `rows` with `sql`, committing every `rowsPerTransaction` rows (and at the end).
+    func write(_ rows: [[Value]], sql: String, rowsPerTransaction: Int) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
-        if !transactionPerRow { try execute("BEGIN IMMEDIATE") }
-        for row in rows {
-            if transactionPerRow { try execute("BEGIN IMMEDIATE") }
+        for (offset, row) in rows.enumerated() {
+            if offset % rowsPerTransaction == 0 { try execute("BEGIN IMMEDIATE") }
             for (index, value) in row.enumerated() {
                 let position = Int32(index + 1)
                 switch value {
@@ -93,9 +93,10 @@ final class RawSQLite {
             }
             guard sqlite3_step(statement) == SQLITE_DONE else { throw failure(sql) }
             sqlite3_reset(statement)
-            if transactionPerRow { try execute("COMMIT") }
+            if offset % rowsPerTransaction == rowsPerTransaction - 1 || offset == rows.count - 1 {
+                try execute("COMMIT")
+            }
         }
-        if !transactionPerRow { try execute("COMMIT") }
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {
