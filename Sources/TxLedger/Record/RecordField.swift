@@ -1,8 +1,8 @@
 /// The one definition of a record's fields (Specs/bundle-format.md, "Record frames"; schema.md):
-/// each case is a field, its raw value the field's number in a bundle frame, its `name` the
-/// spec's and the store's column name, its `encoding` how a frame writes its value. The frame
-/// codec, the store's columns and binding, the frame shape rules and the facts' tie-break key
-/// all derive from this list. A new optional fact is one case here with its `extraFact` rule,
+/// each case is a field, its raw value the field's number in a bundle frame (and in a stored
+/// record's frame), its `name` the spec's, its `encoding` how a frame writes its value. The
+/// frame codec, hence the store, the frame shape rules and the facts' tie-break key all derive
+/// from this list. A new optional fact is one case here with its `extraFact` rule,
 /// and its spec lines: it is then kept in `TransactionFacts.extras`, and bundles, the store,
 /// JSON, CSV, `show` and the CLI's `--fact` carry it (`replaces` is one).
 ///
@@ -30,8 +30,8 @@ enum RecordField: Int, CaseIterable, Sendable {
     /// The field's number in a frame (from 1).
     var number: Int { rawValue }
 
-    /// The spec's name of the field, also its column in the `record` table: the case name in
-    /// snake case (`timestampMs` is `timestamp_ms`).
+    /// The spec's name of the field (and its column in v7's `record` table, which migration v8
+    /// reads): the case name in snake case (`timestampMs` is `timestamp_ms`).
     var name: String { Self.names[rawValue - 1] }
 
     private static let names = allCases.map { field in
@@ -125,7 +125,7 @@ enum RecordField: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The fields of the app that asked for a signature or a transaction; the store keeps
-    /// them once per app (the `app` table) and a record refers to its row.
+    /// The fields of the app that asked for a signature or a transaction; v7 kept them once per
+    /// app (its `app` table, which migration v8 reads).
     var isApp: Bool { self == .appDomain || self == .appUri || self == .appScheme }
 }
