@@ -41,6 +41,8 @@ struct CLITests {
         let replaced = Fixture.evmHash(0xabb)
         let unknown = try await recordSend(["--fact", "replace=\(replaced)"])
         #expect(unknown.status != 0 && unknown.stderr.contains("replace") && unknown.stderr.contains("replaces"))
+        let malformed = try await recordSend(["--fact", "replaces"])
+        #expect(malformed.status == 64 && malformed.stderr.contains("KEY=VALUE"))
         let nothing = try await cli.history()
         #expect(!nothing.contains(hash))
         #expect(

@@ -95,6 +95,43 @@ struct StoredFrameTablesTests {
         #expect(try await test.ledger.transaction(id: abandoned.id) == nil)
     }
 
+    /// A damaged table (an entry missing, or out of order) makes reads `unreadableDatabase`, for a
+    /// ledger that opens the file afresh, and changes nothing.
+    @Test func aDamagedTableIsAnUnreadableDatabase() async throws {
+        for damage in [
+            "DELETE FROM frame_text WHERE num = (SELECT MAX(num) FROM frame_text)",
+            "UPDATE frame_text SET num = num + 100 WHERE num = 2",
+            "UPDATE frame_replica SET num = 5",
+        ] {
+            let test = try await TestLedger()
+            let record = try send(0, symbol: "USDC")
+            _ = try await test.ledger.record(record)
+            try await test.ledger.pool.write { db in try db.execute(sql: damage) }
+            let before = try await test.ledger.pool.read { db in
+                try Data.fetchAll(db, sql: "SELECT state FROM record") + [
+                    Data(try String.fetchAll(db, sql: "SELECT value FROM frame_text").joined().utf8)
+                ]
+            }
+            let reopened = try await Ledger.open(path: test.ledger.path, options: .init(logger: .quiet))
+            await #expect(throws: LedgerError.self, "\(damage)") { try await reopened.transaction(id: record.id) }
+            do {
+                _ = try await reopened.transaction(id: record.id)
+            } catch let error as LedgerError {
+                guard case .unreadableDatabase = error else {
+                    Issue.record("\(damage): \(error)")
+                    continue
+                }
+            }
+            await #expect(throws: LedgerError.self) { try await reopened.record(try send(1, symbol: "DAI")) }
+            let after = try await test.ledger.pool.read { db in
+                try Data.fetchAll(db, sql: "SELECT state FROM record") + [
+                    Data(try String.fetchAll(db, sql: "SELECT value FROM frame_text").joined().utf8)
+                ]
+            }
+            #expect(after == before, "\(damage)")
+        }
+    }
+
     /// Two ledgers on one file (two processes): each reads the entries the other added, and
     /// one's abandoned entries never stand for the other's under the same number.
     @Test func twoLedgersOnOneFileReadEachOthersEntries() async throws {

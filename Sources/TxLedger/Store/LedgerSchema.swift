@@ -208,6 +208,8 @@ enum LedgerSchema {
                         num INTEGER PRIMARY KEY CHECK (num >= 0),
                         id INTEGER NOT NULL CHECK (id >= 0)
                     );
+                    ALTER TABLE ledger_meta ADD COLUMN frame_texts INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE ledger_meta ADD COLUMN frame_replicas INTEGER NOT NULL DEFAULT 0;
                     """
             )
             try RecordRowV7.migrate(db)

@@ -146,6 +146,8 @@ final class RecordStore {
                 .execute(arguments: [tables.replicas.count, replica.rawValue])
             tables.replicas.append(replica)
         }
+        try db.cachedStatement(sql: "UPDATE ledger_meta SET frame_texts = ?, frame_replicas = ? WHERE id = 1")
+            .execute(arguments: [tables.texts.entries.count, tables.replicas.count])
         self.tables = tables
         return frame
     }
@@ -164,7 +166,9 @@ final class RecordStore {
         return tables
     }
 
-    /// Appends to `tables` the entries the file holds beyond them.
+    /// Appends to `tables` the entries the file holds beyond them, and checks that they are at
+    /// least as many as `ledger_meta` counts (shared tables read by a newer snapshot may hold
+    /// more), so that an entry lost from the end is never taken by the next text added.
     private func readEntries(after tables: inout FrameTables) throws {
         func damaged(_ reason: String) -> LedgerError { .unreadableDatabase(path: path, reason: reason) }
         let texts = try Row.fetchCursor(
@@ -186,6 +190,12 @@ final class RecordStore {
                 tables.replicas.count < FrameDecoder.maxReplicas
             else { throw damaged("the table of stored replicas is damaged at entry \(tables.replicas.count)") }
             tables.replicas.append(ReplicaID(rawValue: id))
+        }
+        let counts = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT frame_texts, frame_replicas FROM ledger_meta WHERE id = 1")
+        )
+        guard let counts, counts[0] <= tables.texts.entries.count, counts[1] <= tables.replicas.count else {
+            throw damaged("its tables of stored texts and replicas do not hold the entries it counts")
         }
     }
 

@@ -14,54 +14,58 @@ struct RecordScenario {
     func run(workload: Workload) async throws -> String {
         let path = try files.freshLedger("a.sqlite")
         let batch = try await recordSeconds(workload, count: sizes.batch, at: path, perCall: BenchSizes.recordsPerBatch)
-        let rawBatch = try await RawBaseline.seconds(
-            copying: path,
-            into: try files.freshLedger("raw-batch.sqlite"),
-            .insert
-        )
-        report.add(
+        try await addRate(
             "record.batch",
-            .rate(
-                Double(sizes.batch) / batch,
-                unit: "records/s",
-                baseline: Double(sizes.batch) / rawBatch,
-                name: "raw INSERT, 1 transaction"
-            )
-        )
-        let rawBatches = try await RawBaseline.seconds(
+            records: sizes.batch,
+            in: batch,
+            against: .insert,
             copying: path,
-            into: try files.freshLedger("raw-batches.sqlite"),
-            .insertBatches(rows: BenchSizes.recordsPerBatch)
+            named: "raw INSERT, 1 transaction"
         )
-        report.add(
+        try await addRate(
             "record.batch.batched_raw",
-            .rate(
-                Double(sizes.batch) / batch,
-                unit: "records/s",
-                baseline: Double(sizes.batch) / rawBatches,
-                name: "raw INSERT, 1000 per transaction"
-            )
+            records: sizes.batch,
+            in: batch,
+            against: .insertBatches(rows: BenchSizes.recordsPerBatch),
+            copying: path,
+            named: "raw INSERT, 1000 per transaction"
         )
 
         let single = Workload(vault: "single", count: sizes.single, salt: 1)
         let singlePath = try files.freshLedger("single.sqlite")
         let one = try await recordSeconds(single, count: sizes.single, at: singlePath, perCall: 1)
-        let rawOne = try await RawBaseline.seconds(
-            copying: singlePath,
-            into: try files.freshLedger("raw-single.sqlite"),
-            .insertEach
-        )
-        report.add(
+        try await addRate(
             "record.single",
+            records: sizes.single,
+            in: one,
+            against: .insertEach,
+            copying: singlePath,
+            named: "raw INSERT, 1 transaction each"
+        )
+        files.discard("raw.sqlite", "single.sqlite")
+        return path
+    }
+
+    /// Reports `records` written in `seconds` as a rate, against the raw baseline `write` of
+    /// the rows of the ledger at `source` (written into a fresh file, removed after).
+    private func addRate(
+        _ name: String,
+        records: Int,
+        in seconds: Double,
+        against write: RawBaseline.Write,
+        copying source: String,
+        named baselineName: String
+    ) async throws {
+        let raw = try await RawBaseline.seconds(copying: source, into: try files.freshLedger("raw.sqlite"), write)
+        report.add(
+            name,
             .rate(
-                Double(sizes.single) / one,
+                Double(records) / seconds,
                 unit: "records/s",
-                baseline: Double(sizes.single) / rawOne,
-                name: "raw INSERT, 1 transaction each"
+                baseline: Double(records) / raw,
+                name: baselineName
             )
         )
-        files.discard("raw-batch.sqlite", "raw-batches.sqlite", "raw-single.sqlite", "single.sqlite")
-        return path
     }
 
     /// Seconds spent inside `record` calls (making the records is not timed).
