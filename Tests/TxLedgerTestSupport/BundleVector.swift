@@ -94,6 +94,7 @@ struct BundleVector: Codable {
                     ("facts", state.facts.stamp), ("pending", state.status.pending),
                     ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
                     ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp),
+                    ("inferred", state.status.inferred?.stamp),
                 ]
                 let newer = state.newerFields.fields
                 return Record(

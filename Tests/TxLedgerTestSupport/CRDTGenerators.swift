@@ -20,16 +20,33 @@ enum CRDTGen {
         Bool.random(using: &rng) ? stamp(&rng) : nil
     }
 
+    /// A proven outcome: confirmed or failed by the stamp, with a block and a fee paid for some.
     static func outcome(for stamp: Stamp) -> TerminalOutcome {
-        (stamp.time + stamp.replica.rawValue) % 2 == 0
-            ? TerminalOutcome(status: .confirmed, confirmedAt: Date(millis: stamp.millis * 1000), failureReason: nil)
-            : TerminalOutcome(status: .failed, confirmedAt: nil, failureReason: "reason \(stamp)")
+        let block = stamp.counter == 1 ? UInt64(stamp.millis) : nil
+        let fee = stamp.replica.rawValue == 1 ? try! DecimalAmount("0.00\(stamp.millis)") : nil
+        return (stamp.time + stamp.replica.rawValue) % 2 == 0
+            ? TerminalOutcome(
+                status: .confirmed,
+                confirmedAt: Date(millis: stamp.millis * 1000),
+                failureReason: nil,
+                blockNumber: block,
+                feePaid: fee
+            )
+            : TerminalOutcome(
+                status: .failed,
+                confirmedAt: nil,
+                failureReason: "reason \(stamp)",
+                blockNumber: block,
+                feePaid: fee
+            )
     }
 
+    /// Status registers with every part present or not: pending, a proof, an inference.
     static func status(_ rng: inout any SeededRandomNumberGenerator) -> StatusRegister {
         StatusRegister(
             pending: optionalStamp(&rng),
-            terminal: optionalStamp(&rng).map { Register(outcome(for: $0), stamp: $0) }
+            terminal: optionalStamp(&rng).map { Register(outcome(for: $0), stamp: $0) },
+            inferred: optionalStamp(&rng).map { Register("dropped \($0)", stamp: $0) }
         )
     }
 
@@ -83,11 +100,12 @@ enum CRDTGen {
     }
 
     static let statusUpdate = Generator<StatusUpdate, Shrink.None<StatusUpdate>>(run: { rng in
-        switch Int.random(in: 0...3, using: &rng) {
+        switch Int.random(in: 0...4, using: &rng) {
         case 0: try! StatusUpdate(.broadcasted)
         case 1: .pending
         case 2: .confirmed(at: Bool.random(using: &rng) ? Date(millis: 1000) : nil)
-        default: .failed(reason: Bool.random(using: &rng) ? "reverted" : nil)
+        case 3: .failed(reason: Bool.random(using: &rng) ? "reverted" : nil)
+        default: .inferredFailure(reason: Bool.random(using: &rng) ? "dropped" : "replaced")
         }
     })
 }

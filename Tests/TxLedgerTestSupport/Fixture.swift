@@ -54,7 +54,14 @@ enum Fixture {
         )
     }
 
-    static func swap(vault: String = "vault-1", hash n: Int = 2, at date: Date = start) throws -> TransactionRecord {
+    /// A confirmed THORChain swap; with `receipt`, its block and the fee it paid too (the golden
+    /// payloads of formats before 4 have neither).
+    static func swap(
+        vault: String = "vault-1",
+        hash n: Int = 2,
+        at date: Date = start,
+        receipt: Bool = true
+    ) throws -> TransactionRecord {
         let thorchain = try Chain(parsing: "thorchain")
         let details = try SwapDetails(
             fromToken: try Token(symbol: "RUNE", contract: "THOR.RUNE", decimals: 8),
@@ -79,7 +86,14 @@ enum Fixture {
             method: "deposit",
             details: .swap(details)
         )
-        return try TransactionRecord(facts: facts, status: .confirmed(at: date.addingTimeInterval(30)))
+        return try TransactionRecord(
+            facts: facts,
+            status: .confirmed(
+                at: date.addingTimeInterval(30),
+                block: receipt ? 21_000_123 : nil,
+                feePaid: receipt ? try DecimalAmount("0.02", field: "feePaid") : nil
+            )
+        )
     }
 
     static func signature(

@@ -213,7 +213,10 @@ final class ScenarioRun {
             }
         case let .status(raw, tx, to):
             let r = slot(raw)
-            let update: StatusUpdate = to == .failed ? .failed(reason: "dropped or replaced") : try StatusUpdate(to)
+            // A failure written later is an inference, one recorded with the transaction a proof
+            // (above), so that proofs and inferences meet in every order.
+            let update: StatusUpdate =
+                to == .failed ? .inferredFailure(reason: "dropped or replaced") : try StatusUpdate(to)
             try await ignoringNotFound {
                 _ = try await self.ledgers[r].ledger.updateStatus(try Self.transaction(tx).id, to: update)
             }

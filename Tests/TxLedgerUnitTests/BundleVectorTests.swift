@@ -86,7 +86,10 @@ private struct VectorWriter {
         try await a.ledger.clearHistory(vault: "vault-1")
         a.clock.advance(by: 1)
         try await a.ledger.record([try Fixture.send(status: .pending), try Fixture.swap(), try Fixture.signature()])
-        try await a.ledger.updateStatus(try Fixture.send().id, to: .failed(reason: "dropped or replaced"))
+        try await a.ledger.updateStatus(
+            try Fixture.send().id,
+            to: .inferredFailure(reason: "dropped or replaced: nonce 7 was used by another transaction")
+        )
         try await a.ledger.setNote(nil, for: try Fixture.send().id)
         try await a.ledger.setHidden(true, for: try Fixture.signature().id)
         try await b.ledger.record(try Fixture.minimalSend(hash: 3))

@@ -53,7 +53,7 @@ struct CSVExportTests {
 
         let rows = try await parse(path)
         #expect(rows.first == HistoryCSV.columns)
-        #expect(rows.first?.count == 26 && rows.first?.last == "replaces")
+        #expect(rows.first?.count == 29 && rows.first?.last == "replaces")
         let table = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
         #expect(table.map { $0["id"] } == [send, swap, formula, signature].map(\.id.rawValue), "oldest first")
 
@@ -78,6 +78,7 @@ struct CSVExportTests {
         #expect(w["sold_amount"] == "100.5" && w["sold_token"] == "RUNE" && w["sold_chain"] == "thorchain")
         #expect(w["bought_amount"] == "0.00123456" && w["bought_token"] == "BTC" && w["bought_chain"] == "bitcoin")
         #expect(w["provider"] == "THORChain" && w["fiat_value"] == "512.00")
+        #expect(w["block_number"] == "21000123" && w["fee_paid"] == "0.02" && w["status_evidence"] == "proof")
 
         // Text a spreadsheet would run as a formula is defused with a leading quote.
         let f = table[2]
@@ -87,6 +88,7 @@ struct CSVExportTests {
 
         let g = table[3]
         #expect(g["type"] == "signature" && g["tx_hash"] == "" && g["status"] == "broadcasted")
+        #expect(g["block_number"] == "" && g["fee_paid"] == "" && g["status_evidence"] == "")
         #expect(g["note"] == "first line\nsecond line")
     }
 

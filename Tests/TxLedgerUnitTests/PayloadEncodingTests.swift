@@ -149,7 +149,7 @@ import Testing
         )
         second.lastCheckedAt = Fixture.start.addingTimeInterval(45)
         var swap = RecordState(
-            recording: try Fixture.swap(vault: "v", hash: 3),
+            recording: try Fixture.swap(vault: "v", hash: 3, receipt: false),
             stamp: Stamp(millis: 1_751_371_200_000, counter: 5, replica: r2)
         )
         if withNewerFields {

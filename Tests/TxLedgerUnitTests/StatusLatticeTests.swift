@@ -45,6 +45,71 @@ struct StatusLatticeTests {
         }
     }
 
+    @Test func proofBeatsInferenceWhateverTheStamps() async {
+        await propertyCheck(count: 500, input: CRDTGen.statusRegister, CRDTGen.statusRegister) { a, b in
+            let joined = a.joined(with: b)
+            let proofs = [a.terminal, b.terminal].compactMap { $0 }
+            if let proof = proofs.max(by: { $0.stamp < $1.stamp }) {
+                #expect(joined.evidence == .proof)
+                #expect(joined.status == proof.value.status)
+                #expect(joined.failureReason == proof.value.failureReason)
+            } else if let inferred = [a.inferred, b.inferred].compactMap({ $0 }).max(by: { $0.stamp < $1.stamp }) {
+                #expect(joined.evidence == .inference && joined.status == .failed)
+                #expect(joined.failureReason == inferred.value)
+            } else {
+                #expect(joined.evidence == nil && !joined.status.isTerminal)
+            }
+        }
+    }
+
+    /// A vault clear erases every register stamped at or before its watermark; it must give the
+    /// same registers whether it is applied before or after a join (crdt.md, "Clearing a
+    /// vault"). Erased facts kept under surviving registers are invisible, so only their
+    /// visibility is compared.
+    @Test func aClearCommutesWithTheJoin() async {
+        let watermark = Generator<Stamp, Shrink.None<Stamp>>(run: { rng in CRDTGen.stamp(&rng) })
+        await propertyCheck(count: 500, input: CRDTGen.recordState, CRDTGen.recordState, watermark) { a, b, mark in
+            let joinedThenCleared = a.joined(with: b).filtered(clearedThrough: mark)
+            let clearedThenJoined: RecordState? =
+                switch (a.filtered(clearedThrough: mark), b.filtered(clearedThrough: mark)) {
+                case let (x?, y?): x.joined(with: y)
+                case let (x, y): x ?? y
+                }
+            #expect(joinedThenCleared?.status == clearedThenJoined?.status)
+            #expect(joinedThenCleared?.note == clearedThenJoined?.note)
+            #expect(joinedThenCleared?.labels == clearedThenJoined?.labels)
+            #expect(joinedThenCleared?.hidden == clearedThenJoined?.hidden)
+            let visible = joinedThenCleared?.isVisible(clearedThrough: mark)
+            #expect(visible == clearedThenJoined?.isVisible(clearedThrough: mark))
+            if visible == true { #expect(joinedThenCleared?.record == clearedThenJoined?.record) }
+        }
+    }
+
+    @Test func aLaterInferenceDoesNotOverturnAnEarlierProof() throws {
+        let early = Stamp(millis: 10, replica: ReplicaID(rawValue: 1))
+        let late = Stamp(millis: 20, replica: ReplicaID(rawValue: 0))
+        let proven = try StatusRegister().applying(
+            .confirmed(at: Date(millis: 5), block: 7, feePaid: try DecimalAmount("0.000021")),
+            stamp: early
+        ).get()
+        let inferred = try StatusRegister().applying(
+            .inferredFailure(reason: "dropped or replaced: nonce 7 was used by another transaction"),
+            stamp: late
+        ).get()
+        #expect(inferred.status == .failed && inferred.evidence == .inference)
+        for joined in [proven.joined(with: inferred), inferred.joined(with: proven)] {
+            #expect(joined.status == .confirmed && joined.evidence == .proof && joined.failureReason == nil)
+            #expect(joined.terminal?.value.blockNumber == 7 && joined.terminal?.value.feePaid?.string == "0.000021")
+        }
+        let stamp = Stamp(millis: 30, replica: ReplicaID(rawValue: 1))
+        #expect(throws: StatusUpdateRefusal.proven(.confirmed)) {
+            try proven.applying(.inferredFailure(reason: "dropped"), stamp: stamp).get()
+        }
+        // A proof overturns an inference, and then an inference changes nothing.
+        let overturned = try inferred.applying(.confirmed(), stamp: stamp).get()
+        #expect(overturned.status == .confirmed && overturned.evidence == .proof)
+    }
+
     @Test func confirmedVersusFailedExample() throws {
         let early = Stamp(millis: 10, replica: ReplicaID(rawValue: 1))
         let late = Stamp(millis: 20, replica: ReplicaID(rawValue: 0))
@@ -108,6 +173,8 @@ struct StatusLatticeTests {
                 case let .failure(refusal):
                     if update.status.rank < before.rank {
                         #expect(refusal == .wouldRegress(current: before))
+                    } else if update.evidence == .inference && register.evidence == .proof {
+                        #expect(refusal == .proven(before))
                     } else {
                         #expect(refusal == .alreadyAt(before))
                     }
@@ -130,5 +197,22 @@ struct StatusLatticeTests {
         #expect(throws: LedgerError.self) { try StatusUpdate(.pending, confirmedAt: Date()) }
         #expect(throws: LedgerError.self) { try StatusUpdate(.confirmed, failureReason: "x") }
         #expect(throws: LedgerError.self) { try StatusUpdate(.failed, failureReason: "bad\u{0}") }
+        #expect(
+            throws: LedgerError.invalidInput(
+                field: "blockNumber",
+                reason: "only a proven confirmation or failure has one"
+            )
+        ) {
+            try StatusUpdate(.pending, blockNumber: 1)
+        }
+        #expect(
+            throws: LedgerError.invalidInput(field: "feePaid", reason: "only a proven confirmation or failure has one")
+        ) {
+            try StatusUpdate(.failed, failureReason: "dropped", feePaid: try DecimalAmount("1"), evidence: .inference)
+        }
+        #expect(throws: LedgerError.self) { try StatusUpdate(.confirmed, evidence: .inference) }
+        #expect(throws: LedgerError.self) { try StatusUpdate(.failed, evidence: .inference) }
+        #expect(throws: LedgerError.self) { try StatusUpdate(.confirmed, blockNumber: UInt64(Int64.max) + 1) }
+        #expect(throws: Never.self) { try StatusUpdate(.failed, blockNumber: 9, feePaid: try DecimalAmount("0.1")) }
     }
 }

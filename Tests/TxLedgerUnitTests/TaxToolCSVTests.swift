@@ -26,8 +26,9 @@ struct TaxToolCSVTests {
         String(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n").first ?? "")
     }
 
-    /// A confirmed send with a fee estimate on Base, a THORChain swap, a failed send (only its
-    /// fee), a failed swap without a fee (no line) and a signature request (no line).
+    /// A confirmed send on Base with a fee estimate and the fee it paid, a THORChain swap with
+    /// the fee it paid, a failed send (only its fee), a failed swap without a fee (no line), a
+    /// dropped send (an inferred failure: never mined, no line) and a signature request (no line).
     private func ledger() async throws -> TestLedger {
         let test = try await TestLedger()
         let base = try Chain(parsing: "base")
@@ -48,7 +49,7 @@ struct TaxToolCSVTests {
                     )
                 )
             ),
-            status: .confirmed(at: nil),
+            status: .confirmed(at: nil, feePaid: try DecimalAmount("0.000039")),
             note: "rent, July"
         )
         let failedSend = try Fixture.send(
@@ -59,8 +60,14 @@ struct TaxToolCSVTests {
         let swap = try Fixture.swap(hash: 2, at: Fixture.start.addingTimeInterval(120))
         var failedSwap = try Fixture.swap(hash: 3, at: Fixture.start.addingTimeInterval(180))
         failedSwap = try TransactionRecord(facts: failedSwap.facts, status: .failed(reason: "refunded"))
+        let droppedSend = try Fixture.send(
+            hash: 9,
+            at: Fixture.start.addingTimeInterval(200),
+            status: .inferredFailure(reason: "dropped or replaced: nonce 7 was used by another transaction")
+        )
         try await test.ledger.record([
-            send, failedSend, swap, failedSwap, try Fixture.signature(at: Fixture.start.addingTimeInterval(240)),
+            send, failedSend, swap, failedSwap, droppedSend,
+            try Fixture.signature(at: Fixture.start.addingTimeInterval(240)),
         ])
         return test
     }
@@ -80,7 +87,7 @@ struct TaxToolCSVTests {
         #expect(
             table[0] == [
                 "Date": "2025-07-01 12:00 UTC", "Sent Amount": "0.25", "Sent Currency": "ETH", "Received Amount": "",
-                "Received Currency": "", "Fee Amount": "0.000042", "Fee Currency": "ETH", "Net Worth Amount": "812.40",
+                "Received Currency": "", "Fee Amount": "0.000039", "Fee Currency": "ETH", "Net Worth Amount": "812.40",
                 "Net Worth Currency": "USD", "Label": "", "Description": "rent, July", "TxHash": Fixture.evmHash(7),
             ]
         )
@@ -92,6 +99,7 @@ struct TaxToolCSVTests {
         #expect(table[1]["Net Worth Amount"] == "")
         #expect(table[2]["Sent Amount"] == "100.5" && table[2]["Sent Currency"] == "RUNE")
         #expect(table[2]["Received Amount"] == "0.00123456" && table[2]["Received Currency"] == "BTC")
+        #expect(table[2]["Fee Amount"] == "0.02" && table[2]["Fee Currency"] == "RUNE", "the fee the swap paid")
     }
 
     @Test func coinTrackersImportFormat() async throws {
@@ -108,7 +116,7 @@ struct TaxToolCSVTests {
             table[0] == [
                 "Date": "07/01/2025 12:00:15", "Received Quantity": "", "Received Currency": "",
                 "Sent Quantity": "0.25",
-                "Sent Currency": "ETH", "Fee Amount": "0.000042", "Fee Currency": "ETH", "Tag": "",
+                "Sent Currency": "ETH", "Fee Amount": "0.000039", "Fee Currency": "ETH", "Tag": "",
             ]
         )
         #expect(table[2]["Received Quantity"] == "0.00123456" && table[2]["Sent Quantity"] == "100.5")

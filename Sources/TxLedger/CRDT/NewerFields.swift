@@ -1,7 +1,7 @@
 import Foundation
 
 /// The newer fields of one register or record, in increasing number (Specs/bundle-format.md,
-/// "Newer fields"). A field's number says whose it is: 57–999 are facts, and each block of a
+/// "Newer fields"). A field's number says whose it is: 63–999 are facts, and each block of a
 /// thousand above belongs to one register (`owner(of:)`).
 ///
 /// Their stored form, which is also their tie-break key (Specs/crdt.md, "Equal stamps"), needs
@@ -10,13 +10,13 @@ import Foundation
 /// its UTF-8, a replica as 8 big-endian bytes, and `bytes` as a uvarint length and the bytes.
 struct NewerFields: Hashable, Sendable {
     /// The numbers a newer field may have: above every field of format 4's table.
-    static let numbers = 57...63_999
+    static let numbers = (RecordField.last + 1)...63_999
     /// Numbers per register block.
     static let blockSize = 1000
 
     /// Whose a newer field is.
     enum Owner: Hashable {
-        /// The facts (numbers 57–999): they travel with the facts register.
+        /// The facts (numbers 63–999): they travel with the facts register.
         case facts
         /// The register of block `n` (numbers `1000·n` to `1000·n + 999`).
         case register(block: Int)

@@ -88,7 +88,8 @@ struct RecordState: Hashable, Sendable {
         func keep<V>(_ register: Register<V>?) -> Register<V>? { register.flatMap { $0.stamp > watermark ? $0 : nil } }
         let status = StatusRegister(
             pending: status.pending.flatMap { $0 > watermark ? $0 : nil },
-            terminal: keep(status.terminal)
+            terminal: keep(status.terminal),
+            inferred: keep(status.inferred)
         )
         let factsSurvive = facts.stamp > watermark
         let result = RecordState(
@@ -101,7 +102,7 @@ struct RecordState: Hashable, Sendable {
             newerRegisters: newerRegisters.filter { $0.value.stamp > watermark }
         )
         let anyRegister =
-            status.pending != nil || status.terminal != nil || result.note != nil
+            status.pending != nil || status.terminal != nil || status.inferred != nil || result.note != nil
             || result.labels != nil || result.hidden != nil || !result.newerRegisters.isEmpty
         return factsSurvive || anyRegister ? result : nil
     }
@@ -110,9 +111,7 @@ struct RecordState: Hashable, Sendable {
 extension RecordState {
     /// Every stamp the state carries, a newer version's registers' included.
     var stamps: [Stamp] {
-        let registers = [
-            facts.stamp, status.pending, status.terminal?.stamp, note?.stamp, labels?.stamp, hidden?.stamp,
-        ]
+        let registers = [facts.stamp] + status.stamps + [note?.stamp, labels?.stamp, hidden?.stamp]
         return registers.compactMap { $0 } + newerRegisters.values.map(\.stamp)
     }
 }

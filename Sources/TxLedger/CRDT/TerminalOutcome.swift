@@ -1,18 +1,30 @@
 import Foundation
 
-/// How a transaction ended, with the metadata that travels with it.
+/// How a transaction ended, proven, with the metadata learned with it.
 struct TerminalOutcome: Hashable, Sendable {
     /// `.confirmed` or `.failed`.
     let status: TransactionStatus
     /// When it confirmed (block time where known); only for `.confirmed`.
     let confirmedAt: Date?
-    /// Why it failed, e.g. `reverted` or `dropped or replaced`; only for `.failed`.
+    /// Why it failed, e.g. `reverted`; only for `.failed`.
     let failureReason: String?
+    /// The block (height, slot) that holds the transaction, where the chain said.
+    let blockNumber: UInt64?
+    /// The fee the transaction paid, in the chain's native unit, where the chain said.
+    let feePaid: DecimalAmount?
 
-    init(status: TransactionStatus, confirmedAt: Date?, failureReason: String?) {
+    init(
+        status: TransactionStatus,
+        confirmedAt: Date?,
+        failureReason: String?,
+        blockNumber: UInt64? = nil,
+        feePaid: DecimalAmount? = nil
+    ) {
         precondition(status.isTerminal)
         self.status = status
         self.confirmedAt = confirmedAt
         self.failureReason = failureReason
+        self.blockNumber = blockNumber
+        self.feePaid = feePaid
     }
 }

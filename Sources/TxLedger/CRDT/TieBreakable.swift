@@ -22,8 +22,16 @@ extension Array: TieBreakable where Element == String {
     var tieBreakKey: [UInt8] { flatMap { [UInt8]($0.utf8) + [0] } }
 }
 
+/// An inferred failure's reason: its UTF-8.
+extension String: TieBreakable {
+    var tieBreakKey: [UInt8] { Array(utf8) }
+}
+
 /// The status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its milliseconds
-/// as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8).
+/// as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8); then, only if
+/// the block or the fee paid is present, a zero byte (a reason holds none, so the key stays
+/// unambiguous), the block (absent: 0; else 1 and 8 big-endian bytes) and the fee paid (absent:
+/// 0; else 1 and its UTF-8).
 extension TerminalOutcome: TieBreakable {
     var tieBreakKey: [UInt8] {
         var key = Array(status.rawValue.utf8) + [0]
@@ -34,6 +42,15 @@ extension TerminalOutcome: TieBreakable {
             key.append(0)
         }
         key += failureReason.map { [1] + Array($0.utf8) } ?? [0]
+        guard blockNumber != nil || feePaid != nil else { return key }
+        key.append(0)
+        if let blockNumber {
+            key.append(1)
+            key.appendBigEndian(blockNumber, width: 8)
+        } else {
+            key.append(0)
+        }
+        key += feePaid.map { [1] + Array($0.string.utf8) } ?? [0]
         return key
     }
 }

@@ -12,7 +12,7 @@ extension TransactionRecord: Codable {
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
-        case confirmedAt, failureReason, lastCheckedAt, note, labels, hidden
+        case confirmedAt, failureReason, blockNumber, feePaid, statusEvidence, lastCheckedAt, note, labels, hidden
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -57,6 +57,9 @@ extension TransactionRecord: Codable {
         }
         try c.encodeIfPresent(confirmedAt.map(ISO8601.string(from:)), forKey: .confirmedAt)
         try c.encodeIfPresent(failureReason, forKey: .failureReason)
+        try c.encodeIfPresent(blockNumber, forKey: .blockNumber)
+        try c.encodeIfPresent(feePaid?.string, forKey: .feePaid)
+        try c.encodeIfPresent(statusEvidence, forKey: .statusEvidence)
         try c.encodeIfPresent(lastCheckedAt.map(ISO8601.string(from:)), forKey: .lastCheckedAt)
         try c.encodeIfPresent(note, forKey: .note)
         if !labels.isEmpty { try c.encode(labels, forKey: .labels) }
@@ -90,11 +93,11 @@ extension TransactionRecord: Codable {
             return try Token(from: try c.superDecoder(forKey: key), field: key.rawValue)
         }
 
-        func nonce() throws -> UInt64? {
+        func unsigned(_ key: Key) throws -> UInt64? {
             do {
-                return try c.decodeIfPresent(UInt64.self, forKey: .nonce)
+                return try c.decodeIfPresent(UInt64.self, forKey: key)
             } catch {
-                throw LedgerError.invalidInput(field: "nonce", reason: "must be a whole number from 0 to 2^63 - 1")
+                throw LedgerError.invalidInput(field: key.rawValue, reason: "must be a whole number from 0 to 2^63 - 1")
             }
         }
 
@@ -151,7 +154,7 @@ extension TransactionRecord: Codable {
             explorerUrl: try string(.explorerUrl),
             fiatValue: try amount(.fiatValue),
             fromAddress: try string(.fromAddress),
-            nonce: try nonce(),
+            nonce: try unsigned(.nonce),
             app: try c.decodeIfPresent(AppJSON.self, forKey: .app).flatMap {
                 try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme)
             },
@@ -171,7 +174,14 @@ extension TransactionRecord: Codable {
             status: StatusUpdate(
                 status,
                 confirmedAt: try date(.confirmedAt),
-                failureReason: try string(.failureReason)
+                failureReason: try string(.failureReason),
+                blockNumber: try unsigned(.blockNumber),
+                feePaid: try amount(.feePaid),
+                evidence: try string(.statusEvidence).map { text in
+                    try StatusEvidence(rawValue: text).orThrow(
+                        .invalidInput(field: "statusEvidence", reason: "must be proof or inference")
+                    )
+                } ?? .proof
             ),
             lastCheckedAt: try date(.lastCheckedAt),
             note: try string(.note),

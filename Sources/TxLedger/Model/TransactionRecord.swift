@@ -11,6 +11,13 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     public let status: TransactionStatus
     public let confirmedAt: Date?
     public let failureReason: String?
+    /// The block (height, slot) that holds the transaction, where a proven status said.
+    public let blockNumber: UInt64?
+    /// The fee the transaction paid, in the chain's native unit, where a proven status said.
+    public let feePaid: DecimalAmount?
+    /// How a confirmed or failed status was learned; `nil` while the status is not terminal.
+    /// An inferred failure ("dropped or replaced") is overturned by any proof.
+    public let statusEvidence: StatusEvidence?
     /// When a status provider last checked this transaction.
     public private(set) var lastCheckedAt: Date?
     public let note: String?
@@ -39,6 +46,9 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         self.status = status?.status ?? .broadcasted
         self.confirmedAt = status?.confirmedAt
         self.failureReason = status?.failureReason
+        self.blockNumber = status?.blockNumber
+        self.feePaid = status?.feePaid
+        self.statusEvidence = status.flatMap { $0.status.isTerminal ? $0.evidence : nil }
         self.lastCheckedAt = try lastCheckedAt.map {
             Date(millis: try Date.validatedMillis($0, field: "lastCheckedAt"))
         }
@@ -51,7 +61,10 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         facts = state.facts.value
         status = state.status.status
         confirmedAt = state.status.terminal?.value.confirmedAt
-        failureReason = state.status.terminal?.value.failureReason
+        failureReason = state.status.failureReason
+        blockNumber = state.status.terminal?.value.blockNumber
+        feePaid = state.status.terminal?.value.feePaid
+        statusEvidence = state.status.evidence
         lastCheckedAt = state.lastCheckedAt
         note = state.note?.value
         labels = state.labels?.value ?? []
@@ -69,7 +82,14 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     /// The status part of this record as an update (what `record(_:)` applies).
     var statusUpdate: StatusUpdate {
         // Built from a validated record, so it cannot fail.
-        try! StatusUpdate(status, confirmedAt: confirmedAt, failureReason: failureReason)
+        try! StatusUpdate(
+            status,
+            confirmedAt: confirmedAt,
+            failureReason: failureReason,
+            blockNumber: blockNumber,
+            feePaid: feePaid,
+            evidence: statusEvidence ?? .proof
+        )
     }
 
     static let maxLabels = 32

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The lines tax tools import (Specs/queries.md, "Tax tools"): a send is an amount sent, a swap
-/// a trade (both sides), a failed transaction only its fee, a signature request nothing. The
-/// fee is the wallet's estimate (TxLedger does not yet keep the fee paid), in the chain's
-/// native asset.
+/// a trade (both sides), a failed transaction only its fee, a dropped one and a signature
+/// request nothing. The fee is the fee paid where a receipt gave it, else a send's estimate, in
+/// the chain's native asset.
 enum TaxToolCSV {
     static let koinlyColumns = [
         "Date", "Sent Amount", "Sent Currency", "Received Amount", "Received Currency", "Fee Amount", "Fee Currency",
@@ -23,14 +23,20 @@ enum TaxToolCSV {
 
     private static func movement(_ record: TransactionRecord) -> Movement? {
         var movement = Movement()
+        // An inferred failure (dropped or replaced) was never mined: it moved and cost nothing.
+        guard record.statusEvidence != .inference else { return nil }
+        func fee(_ estimate: DecimalAmount?) -> (String, String?)? {
+            (record.feePaid ?? estimate).map { ($0.string, record.chain.nativeAsset) }
+        }
         switch record.details {
         case .signature:
             return nil
         case let .send(send):
-            movement.fee = send.feeEstimate.map { ($0.string, record.chain.nativeAsset) }
+            movement.fee = fee(send.feeEstimate)
             guard record.status != .failed else { break }
             movement.sent = (send.amount.string, send.token.symbol)
         case let .swap(swap):
+            movement.fee = fee(nil)
             guard record.status != .failed else { break }
             movement.sent = (swap.fromAmount.string, swap.fromToken.symbol)
             movement.received = (swap.toAmount.string, swap.toToken.symbol)

@@ -26,6 +26,8 @@ enum RecordField: Int, CaseIterable, Sendable {
     case hidden, hiddenTime, hiddenReplica
     case nonce
     case replaces
+    case inferredReason, inferredTime, inferredReplica
+    case blockNumber, feePaid
 
     /// The field's number in a frame (from 1).
     var number: Int { rawValue }
@@ -57,13 +59,16 @@ enum RecordField: Int, CaseIterable, Sendable {
     /// How a frame writes the field's value.
     var encoding: FieldEncoding {
         switch self {
-        case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce: .integer
+        case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce, .blockNumber:
+            .integer
         case .txHash, .explorerUrl, .fiatValue, .toAddress, .amount, .feeEstimate, .memo, .fromAmount, .toAmount,
-            .minPayout, .message, .signature, .note, .replaces:
+            .minPayout, .message, .signature, .note, .replaces, .inferredReason, .feePaid:
             .text
         case .confirmedAtMs, .lastCheckedAtMs: .sinceTimestamp
-        case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime: .stampTime
-        case .factsReplica, .pendingReplica, .terminalReplica, .noteReplica, .labelsReplica, .hiddenReplica: .replica
+        case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime, .inferredTime: .stampTime
+        case .factsReplica, .pendingReplica, .terminalReplica, .noteReplica, .labelsReplica, .hiddenReplica,
+            .inferredReplica:
+            .replica
         default: .sharedText
         }
     }
@@ -82,7 +87,9 @@ enum RecordField: Int, CaseIterable, Sendable {
         switch self {
         case .factsTime, .factsReplica: .facts
         case .pendingTime, .pendingReplica: .pending
-        case .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica: .terminal
+        case .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica, .blockNumber, .feePaid:
+            .terminal
+        case .inferredReason, .inferredTime, .inferredReplica: .inferred
         case .lastCheckedAtMs: nil
         case .note, .noteTime, .noteReplica: .note
         case .labels, .labelsTime, .labelsReplica: .labels

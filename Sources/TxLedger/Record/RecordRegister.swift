@@ -1,7 +1,8 @@
 /// The registers of a record (Specs/crdt.md, "Registers"), as the fields name them: each has a
 /// stamp (`<name>_time`, `<name>_replica`) and, but for `facts` and `pending`, values.
+/// `terminal` holds a proven outcome, `inferred` an inferred failure (`StatusRegister`).
 enum RecordRegister: String, CaseIterable, Sendable {
-    case facts, pending, terminal, note, labels, hidden
+    case facts, pending, terminal, note, labels, hidden, inferred
 
     /// The fields of the register's stamp.
     var stamp: (time: RecordField, replica: RecordField) {
@@ -12,6 +13,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .note: (.noteTime, .noteReplica)
         case .labels: (.labelsTime, .labelsReplica)
         case .hidden: (.hiddenTime, .hiddenReplica)
+        case .inferred: (.inferredTime, .inferredReplica)
         }
     }
 
@@ -19,10 +21,11 @@ enum RecordRegister: String, CaseIterable, Sendable {
     var values: [RecordField] {
         switch self {
         case .facts, .pending: []
-        case .terminal: [.terminalStatus, .confirmedAtMs, .failureReason]
+        case .terminal: [.terminalStatus, .confirmedAtMs, .failureReason, .blockNumber, .feePaid]
         case .note: [.note]
         case .labels: [.labels]
         case .hidden: [.hidden]
+        case .inferred: [.inferredReason]
         }
     }
 
@@ -32,6 +35,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .terminal: [.terminalStatus]
         case .labels: [.labels]
         case .hidden: [.hidden]
+        case .inferred: [.inferredReason]
         case .facts, .pending, .note: []
         }
     }

@@ -61,6 +61,12 @@ extension RecordState {
             set(.terminalStatus, terminal.value.status.rawValue)
             set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
             set(.failureReason, terminal.value.failureReason)
+            set(.blockNumber, terminal.value.blockNumber.map { Int64($0) })
+            set(.feePaid, terminal.value.feePaid?.string)
+        }
+        if let inferred = status.inferred {
+            stamp(.inferred, inferred.stamp)
+            set(.inferredReason, inferred.value)
         }
         set(.lastCheckedAtMs, lastCheckedAt?.millis)
         if let note {
@@ -104,6 +110,14 @@ extension RecordState {
                 decimals: try fields.integer(decimals).map { try Self.int($0, decimals) },
                 field: name
             )
+        }
+        func unsigned(_ field: RecordField) throws -> UInt64? {
+            try fields.integer(field).map { value in
+                guard value >= 0 else {
+                    throw LedgerError.invalidInput(field: field.name, reason: "must not be negative")
+                }
+                return UInt64(value)
+            }
         }
         func instant(_ field: RecordField) throws -> Date? {
             try fields.integer(field).map { millis in
@@ -169,10 +183,7 @@ extension RecordState {
             explorerUrl: try text(.explorerUrl),
             fiatValue: try amount(.fiatValue),
             fromAddress: try text(.fromAddress),
-            nonce: try fields.integer(.nonce).map { nonce in
-                guard nonce >= 0 else { throw LedgerError.invalidInput(field: "nonce", reason: "must not be negative") }
-                return UInt64(nonce)
-            },
+            nonce: try unsigned(.nonce),
             app: try AppMetadata(
                 domain: Self.nonEmpty(try text(.appDomain)),
                 uri: Self.nonEmpty(try text(.appUri)),
@@ -200,16 +211,33 @@ extension RecordState {
             let update = try StatusUpdate(
                 status,
                 confirmedAt: try instant(.confirmedAtMs),
-                failureReason: try text(.failureReason)
+                failureReason: try text(.failureReason),
+                blockNumber: try unsigned(.blockNumber),
+                feePaid: try amount(.feePaid)
             )
             terminal = Register(
-                TerminalOutcome(status: status, confirmedAt: update.confirmedAt, failureReason: update.failureReason),
+                TerminalOutcome(
+                    status: status,
+                    confirmedAt: update.confirmedAt,
+                    failureReason: update.failureReason,
+                    blockNumber: update.blockNumber,
+                    feePaid: update.feePaid
+                ),
                 stamp: stamp
             )
         }
+        let inferred = try stamp(.inferred).map { stamp in
+            let update = try StatusUpdate(
+                .failed,
+                failureReason: try required(text(.inferredReason), .inferredReason),
+                evidence: .inference
+            )
+            // An inference always has a reason (checked above).
+            return Register(update.failureReason ?? "", stamp: stamp)
+        }
         let state = RecordState(
             facts: Register(facts, stamp: try required(stamp(.facts), .factsTime)),
-            status: StatusRegister(pending: try stamp(.pending), terminal: terminal),
+            status: StatusRegister(pending: try stamp(.pending), terminal: terminal, inferred: inferred),
             lastCheckedAt: try instant(.lastCheckedAtMs),
             note: try stamp(.note).map {
                 Register(try TextField.note.validate(try text(.note), field: "note"), stamp: $0)

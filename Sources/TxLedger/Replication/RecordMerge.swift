@@ -32,14 +32,14 @@ struct RecordMerge {
         }
     }
 
-    /// facts, pending, terminal, lastCheckedAt, note, labels, hidden, and a newer version's
-    /// registers counted as one.
-    static let registerCount = 8
+    /// facts, pending, terminal, inferred, lastCheckedAt, note, labels, hidden, and a newer
+    /// version's registers counted as one.
+    static let registerCount = 9
 
     private static func updatedRegisters(from a: RecordState, to b: RecordState) -> Int {
         [
             a.facts.stamp != b.facts.stamp, a.status.pending != b.status.pending,
-            a.status.terminal != b.status.terminal,
+            a.status.terminal != b.status.terminal, a.status.inferred != b.status.inferred,
             a.lastCheckedAt != b.lastCheckedAt, a.note != b.note, a.labels != b.labels, a.hidden != b.hidden,
             a.newerRegisters != b.newerRegisters,
         ]
@@ -65,6 +65,7 @@ struct RecordMerge {
         }
         check("facts", local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
         check("status", local.status.terminal, incoming.status.terminal) { $0.status.rawValue }
+        check("inferred", local.status.inferred, incoming.status.inferred) { "failed: \($0.prefix(40))" }
         check("note", local.note, incoming.note) { $0.map { "\"\($0.prefix(40))\"" } ?? "none" }
         check("labels", local.labels, incoming.labels) { "[\($0.joined(separator: ", "))]" }
         check("hidden", local.hidden, incoming.hidden) { $0 ? "hidden" : "visible" }

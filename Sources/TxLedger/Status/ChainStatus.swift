@@ -8,29 +8,44 @@ public enum ChainStatus: Hashable, Sendable {
     /// The network has the transaction but it is not final (in a mempool, not finalized, a
     /// swap whose outbound is not sent yet). A broadcasted record becomes pending.
     case pending
-    /// Final and successful; `at` is the block time when the provider could read it cheaply.
-    case confirmed(at: Date?)
-    /// Final and unsuccessful: reverted, dropped or replaced, refunded, or an error code.
-    case failed(reason: String)
+    /// Final and successful, observed (proof); `at` is the block time, `block` the block
+    /// (height, slot) and `feePaid` the fee in the chain's native unit, where the provider
+    /// read them.
+    case confirmed(at: Date?, block: UInt64? = nil, feePaid: DecimalAmount? = nil)
+    /// Final and unsuccessful, observed (proof): reverted, refunded, an error code; with the
+    /// block and the fee paid where the provider read them.
+    case failed(reason: String, block: UInt64? = nil, feePaid: DecimalAmount? = nil)
+    /// Failed by inference: dropped or replaced, because another transaction used the sender's
+    /// nonce. Shown only while nothing is proven; any later proof overturns it.
+    case inferredFailure(reason: String)
 
     /// The status update this answer asks for, or `nil` for `.unknown`.
     /// - Throws: `StatusCheckError.malformedResponse` for a confirmation time outside
-    ///   1970–9999 (a node's nonsense must not end the pass, nor be stored).
+    ///   1970–9999 or a block number above 2^63 − 1 (a node's nonsense must not end the pass,
+    ///   nor be stored).
     var update: StatusUpdate? {
         get throws {
             switch self {
             case .unknown: return nil
             case .pending: return .pending
-            case let .confirmed(at):
-                do {
-                    return try StatusUpdate.confirmed(at: at).validated()
-                } catch {
-                    throw StatusCheckError.malformedResponse("a confirmation time outside 1970–9999")
-                }
-            case let .failed(reason):
+            case let .confirmed(at, block, feePaid):
+                return try Self.checked(.confirmed(at: at, block: block, feePaid: feePaid))
+            case let .failed(reason, block, feePaid):
                 // A storable reason (at most 4000 bytes, no control characters) always fits.
-                return .failed(reason: Self.storable(reason))
+                return try Self.checked(.failed(reason: Self.storable(reason), block: block, feePaid: feePaid))
+            case let .inferredFailure(reason):
+                return .inferredFailure(reason: Self.storable(reason))
             }
+        }
+    }
+
+    private static func checked(_ update: StatusUpdate) throws -> StatusUpdate {
+        do {
+            return try update.validated()
+        } catch LedgerError.invalidInput(field: "blockNumber", _) {
+            throw StatusCheckError.malformedResponse("a block number above 2^63 − 1")
+        } catch {
+            throw StatusCheckError.malformedResponse("a confirmation time outside 1970–9999")
         }
     }
 

@@ -33,7 +33,7 @@ public struct EVMStatusProvider: StatusProvider {
             throw StatusCheckError.malformedResponse("a transaction count that is not a hex quantity")
         }
         return next > nonce
-            ? .failed(reason: "dropped or replaced: nonce \(nonce) was used by another transaction")
+            ? .inferredFailure(reason: "dropped or replaced: nonce \(nonce) was used by another transaction")
             : .unknown
     }
 

@@ -73,7 +73,7 @@ struct HistoryConditions {
         case Set(TransactionStatus.allCases): return
         case []: add("0")
         default:
-            let codes = statuses.map(RecordRow.statusCode).sorted()
+            let codes = statuses.flatMap(RecordRow.statusCodes).sorted()
             add("record.status IN (\(Self.marks(codes.count)))", StatementArguments(codes))
         }
     }

@@ -194,7 +194,7 @@ enum LedgerSchema {
                         time INTEGER NOT NULL,
                         kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
                         chain INTEGER NOT NULL,
-                        status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3)),
+                        status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3, 4)),
                         hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),
                         erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
                         change_seq INTEGER NOT NULL,
@@ -223,6 +223,7 @@ enum LedgerSchema {
                     CREATE INDEX record_by_vault_chain_time ON record (vault, chain, time);
                     CREATE INDEX record_in_progress ON record (vault, time) WHERE status < 2 AND kind <> 2;
                     CREATE INDEX record_by_vault_change ON record (vault, change_seq);
+                    CREATE INDEX record_inferred ON record (time) WHERE status = 4;
                     """
             )
         }

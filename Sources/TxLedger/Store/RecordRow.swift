@@ -46,7 +46,7 @@ enum RecordRow {
         -> [DatabaseValue]
     {
         [
-            statusCode(state.status.status).databaseValue, (state.hidden?.value == true ? 1 : 0).databaseValue,
+            statusCode(state.status).databaseValue, (state.hidden?.value == true ? 1 : 0).databaseValue,
             (erased ? 1 : 0).databaseValue, changeSeq.databaseValue, Data(frame).databaseValue,
         ]
     }
@@ -60,13 +60,24 @@ enum RecordRow {
         }
     }
 
-    /// `status`: 0 broadcasted, 1 pending, 2 confirmed, 3 failed.
-    static func statusCode(_ status: TransactionStatus) -> Int64 {
-        switch status {
+    /// `status`: 0 broadcasted, 1 pending, 2 confirmed, 3 failed (proven), 4 failed by
+    /// inference (the rare rows a status check looks at again, `record_inferred`).
+    static func statusCode(_ status: StatusRegister) -> Int64 {
+        switch status.status {
         case .broadcasted: 0
         case .pending: 1
         case .confirmed: 2
-        case .failed: 3
+        case .failed: status.evidence == .inference ? 4 : 3
+        }
+    }
+
+    /// The `status` codes of rows that show `status`.
+    static func statusCodes(_ status: TransactionStatus) -> [Int64] {
+        switch status {
+        case .broadcasted: [0]
+        case .pending: [1]
+        case .confirmed: [2]
+        case .failed: [3, 4]
         }
     }
 

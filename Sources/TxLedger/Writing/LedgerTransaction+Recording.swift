@@ -19,7 +19,7 @@ extension LedgerTransaction {
         }
         var statusAdvanced = false
         var checkedLater = false
-        let stamp = try stamp(writing: existing, replacing: [existing.status.pending, existing.status.terminal?.stamp])
+        let stamp = try stamp(writing: existing, replacing: existing.status.stamps)
         if case let .success(status) = existing.status.applying(record.statusUpdate, stamp: stamp) {
             existing.status = status
             statusAdvanced = true

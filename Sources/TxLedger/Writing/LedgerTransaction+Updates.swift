@@ -7,7 +7,7 @@ extension LedgerTransaction {
     mutating func apply(_ update: StatusUpdate, to state: inout RecordState) throws -> StatusUpdateResult {
         let update = try update.validated()
         let previous = state.status.status
-        let stamp = try stamp(writing: state, replacing: [state.status.pending, state.status.terminal?.stamp])
+        let stamp = try stamp(writing: state, replacing: state.status.stamps)
         switch state.status.applying(update, stamp: stamp) {
         case let .success(status):
             state.status = status

@@ -12,12 +12,23 @@ struct StatusCommand: LedgerCommand {
     @Argument(help: "pending, confirmed or failed.") var state: String
     @Option(help: "Why it failed (with failed).") var reason: String?
     @Option(help: ArgumentHelp("When it confirmed, ISO 8601 (with confirmed).", valueName: "iso8601")) var at: String?
+    @Option(help: ArgumentHelp("The block (height, slot) that holds it (with confirmed or failed).", valueName: "n"))
+    var block: UInt64?
+    @Option(
+        help: ArgumentHelp(
+            "The fee it paid, in the chain's native unit (with confirmed or failed).",
+            valueName: "amount"
+        )
+    )
+    var feePaid: String?
 
     func run(on ledger: Ledger) async throws {
         let update = try StatusUpdate(
             try TransactionStatus(parsing: state),
             confirmedAt: try at.map { try ISO8601.date(from: $0, field: "at") },
-            failureReason: reason
+            failureReason: reason,
+            blockNumber: block,
+            feePaid: try feePaid.map { try DecimalAmount($0, field: "fee-paid") }
         )
         let record = try await ledger.resolve(idOrHash)
         let result = try await ledger.updateStatus(record.id, to: update)
@@ -28,6 +39,8 @@ struct StatusCommand: LedgerCommand {
             print("\(record.id): unchanged, already \(status.rawValue)")
         case let .wouldRegress(current)?:
             print("\(record.id): unchanged, \(current.rawValue) never goes back to \(update.status.rawValue)")
+        case let .proven(current)?:
+            print("\(record.id): unchanged, proven \(current.rawValue)")
         }
     }
 }
