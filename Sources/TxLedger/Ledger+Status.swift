@@ -17,19 +17,36 @@ extension Ledger {
         return records
     }
 
+    /// The visible records of `vault` (or every vault) whose failure was inferred at or after
+    /// `since`, newest first, with the time of the inference: a status check looks at them
+    /// again, so that a late receipt overturns the inference (status-tracking.md, "Proof and
+    /// inference").
+    func inferredFailures(vault: String?, since: Date) async throws -> [(record: TransactionRecord, inferredAt: Date)] {
+        try await read { store in try store.inferredFailures(vault: vault, since: since) }
+    }
+
     /// Writes what one status check found, in one transaction: the status through the lattice
-    /// (`update`, if the chain gave an answer) and `lastCheckedAt`, which only moves forward.
+    /// (`update`, if the chain gave an answer), an inference only once two checks agree
+    /// (`LedgerTransaction.recordCheck`), and `lastCheckedAt`, which only moves forward.
     ///
     /// - Returns: the record afterwards, its status before, and whether the status changed; or
     ///   `nil` if the record is gone (a vault clear arrived meanwhile).
     func recordCheck(
         _ id: TransactionID,
         update: StatusUpdate?,
-        checkedAt: Date
+        answered: Bool,
+        checkedAt: Date,
+        inferenceInterval: TimeInterval
     ) async throws -> (record: TransactionRecord, previous: TransactionStatus, changed: Bool)? {
         let checkedAt = Date(millis: checkedAt.millis)
         return try await write { transaction in
-            try transaction.recordCheck(id, update: update, checkedAt: checkedAt)
+            try transaction.recordCheck(
+                id,
+                update: update,
+                answered: answered,
+                checkedAt: checkedAt,
+                inferenceInterval: inferenceInterval
+            )
         }
     }
 }

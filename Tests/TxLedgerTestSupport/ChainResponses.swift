@@ -3,9 +3,11 @@
 enum ChainResponses {
     // MARK: - EVM JSON-RPC
 
-    static func receipt(_ hash: String, status: String) -> String {
+    /// A receipt in block `block`; `l1Fee` as an OP Stack rollup's receipts carry it.
+    static func receipt(_ hash: String, status: String, block: String = "0x1b4", l1Fee: String? = nil) -> String {
         """
-        {"blockHash":"0xa957d47df264a31badc3ae823e10ac1d444b098d9b73d204c40426e57f47e8c3","blockNumber":"0x1b4",\
+        {"blockHash":"0xa957d47df264a31badc3ae823e10ac1d444b098d9b73d204c40426e57f47e8c3","blockNumber":"\(block)",\
+        \(l1Fee.map { #""l1Fee":"\#($0)","# } ?? "")\
         "contractAddress":null,"cumulativeGasUsed":"0x33bc","effectiveGasPrice":"0x4a817c800",\
         "from":"0x000000000000000000000000000000000000cafe","gasUsed":"0x4dc","logs":[],"logsBloom":"0x\(String(repeating: "0", count: 512))",\
         "status":"\(status)","to":"0x0000000000000000000000000000000000000001","transactionHash":"\(hash)","transactionIndex":"0x1","type":"0x2"}
@@ -36,11 +38,20 @@ enum ChainResponses {
 
     // MARK: - Esplora
 
-    static let esploraConfirmed = """
+    /// `GET /tx/:txid`: a transaction with its fee (sats) and status, inputs and outputs trimmed.
+    static func esploraTransaction(_ status: String) -> String {
+        """
+        {"txid":"\(Fixture.hex(1, digits: 64))","version":2,"locktime":0,"vin":[],"vout":[],\
+        "size":223,"weight":561,"fee":14120,"status":\(status)}
+        """
+    }
+    static let esploraConfirmed = esploraTransaction(
+        """
         {"confirmed":true,"block_height":800000,\
         "block_hash":"00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054","block_time":1690168629}
         """
-    static let esploraUnconfirmed = #"{"confirmed":false}"#
+    )
+    static let esploraUnconfirmed = esploraTransaction(#"{"confirmed":false}"#)
     static let esploraNotFound = "Transaction not found"
 
     // MARK: - Solana
@@ -53,6 +64,12 @@ enum ChainResponses {
     static let solanaFailed = """
         {"slot":48,"confirmations":null,"err":{"InstructionError":[0,{"Custom":1}]},\
         "status":{"Err":{"InstructionError":[0,{"Custom":1}]}},"confirmationStatus":"finalized"}
+        """
+
+    /// `getTransaction` of a finalized transfer: slot 48, its block time, a fee of 5000 lamports.
+    static let solanaTransaction = """
+        {"slot":48,"blockTime":1690168629,"meta":{"err":null,"fee":5000,"preBalances":[1000000,0],\
+        "postBalances":[495000,500000],"logMessages":[]},"transaction":{"signatures":["\(StatusFixture.solanaSignature)"]}}
         """
 
     // MARK: - Cosmos SDK

@@ -47,4 +47,18 @@ struct HistoryIndexTests {
             #expect(!plan.contains("TEMP B-TREE FOR ORDER BY"), "\(plan)")
         }
     }
+
+    /// The records a status check looks at again (failed by inference) are read through the
+    /// partial index that holds only them, newest first.
+    @Test func inferredFailuresAreReadThroughTheirPartialIndex() async throws {
+        let test = try await TestLedger()
+        try await test.ledger.record(try HistoryFixture.records(count: 40))
+        let plan = try await test.ledger.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + RecordStore.inferredFailuresQuery).map {
+                $0["detail"] as String
+            }
+        }.joined(separator: "\n")
+        #expect(plan.contains("INDEX record_inferred"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
 }

@@ -34,6 +34,9 @@ import Testing
         #expect(result.outcome == .changed)
         #expect(result.record.status == .confirmed)
         #expect(result.record.confirmedAt == Date(timeIntervalSince1970: TimeInterval(ChainResponses.blockTime)))
+        #expect(result.record.statusEvidence == .proof)
+        // Block 0x1b4; gasUsed 0x4dc (1244) × effectiveGasPrice 0x4a817c800 (20 gwei) wei.
+        #expect(result.record.blockNumber == 436 && result.record.feePaid?.string == "0.00002488")
         #expect(requests.map(\.rpcMethod) == ["eth_getTransactionReceipt", "eth_getBlockByNumber"])
         #expect(requests[0].rpcParams == [.string(record.txHash!)])
         #expect(requests[1].rpcParams == [.string("0x1b4"), .bool(false)])
@@ -55,7 +58,11 @@ import Testing
             .rpcResult(ChainResponses.receipt(record.txHash!, status: "0x0"))
         }
         #expect(result.record.status == .failed)
-        #expect(result.record.failureReason == "reverted")
+        #expect(result.record.failureReason == "reverted" && result.record.statusEvidence == .proof)
+        #expect(
+            result.record.blockNumber == 436 && result.record.feePaid?.string == "0.00002488",
+            "a revert pays its gas"
+        )
     }
 
     @Test func evmNoReceiptButInTheMempoolIsPending() async throws {
@@ -71,24 +78,6 @@ import Testing
         #expect(result.previousStatus == .broadcasted)
         #expect(result.record.status == .pending)
         #expect(requests.map(\.rpcMethod) == ["eth_getTransactionReceipt", "eth_getTransactionByHash"])
-    }
-
-    @Test(arguments: [("0x8", TransactionStatus.failed), ("0x7", .pending), ("0x5", .pending)])
-    func evmDroppedOrReplacedOnlyWhenTheSendersNonceMovedPast(count: String, expected: TransactionStatus) async throws {
-        let record = try StatusFixture.evmSend(nonce: 7)
-        let (result, requests) = try await Self.refresh(record, key: "ethereum") { request in
-            switch request.rpcMethod {
-            case "eth_getTransactionReceipt", "eth_getTransactionByHash": .rpcResult("null")
-            case "eth_getTransactionCount": .rpcResult("\"\(count)\"")
-            default: .http(400, "{}")
-            }
-        }
-        #expect(result.record.status == expected)
-        if expected == .failed {
-            #expect(result.record.failureReason == "dropped or replaced: nonce 7 was used by another transaction")
-        }
-        #expect(requests.last?.rpcMethod == "eth_getTransactionCount")
-        #expect(requests.last?.rpcParams == [.string(StatusFixture.sender), .string("latest")])
     }
 
     @Test func evmAbsenceAloneNeverFailsATransaction() async throws {
@@ -112,7 +101,12 @@ import Testing
             let (result, requests) = try await Self.refresh(record, key: "bitcoin") { _ in .http(status, body) }
             #expect(result.record.status == expected, "\(body)")
             #expect(result.record.confirmedAt == confirmedAt)
-            #expect(requests.map(\.path) == ["/tx/\(record.txHash!)/status"])
+            #expect(requests.map(\.path) == ["/tx/\(record.txHash!)"])
+            if expected == .confirmed {
+                #expect(result.record.blockNumber == 800_000 && result.record.feePaid?.string == "0.0001412")
+            } else {
+                #expect(result.record.blockNumber == nil && result.record.feePaid == nil)
+            }
             #expect(requests.map(\.method) == ["GET"])
         }
     }
@@ -127,8 +121,9 @@ import Testing
             ("null", .pending, nil),
         ]
         for (status, expected, reason) in cases {
-            let (result, requests) = try await Self.refresh(try StatusFixture.solanaSend(), key: "solana") { _ in
-                .rpcResult(ChainResponses.signatureStatus(status))
+            let (result, requests) = try await Self.refresh(try StatusFixture.solanaSend(), key: "solana") { request in
+                request.rpcMethod == "getTransaction"
+                    ? .rpcResult(ChainResponses.solanaTransaction) : .rpcResult(ChainResponses.signatureStatus(status))
             }
             #expect(result.record.status == expected, "\(status)")
             #expect(result.record.failureReason == reason)
@@ -139,10 +134,29 @@ import Testing
                     .object(["searchTransactionHistory": .bool(true)]),
                 ]
             )
+            if expected.isTerminal {
+                // The slot of the status; the block time and the fee (5000 lamports) of getTransaction.
+                #expect(result.record.blockNumber == 48 && result.record.feePaid?.string == "0.000005")
+                #expect(requests.map(\.rpcMethod) == ["getSignatureStatuses", "getTransaction"])
+            } else {
+                #expect(requests.map(\.rpcMethod) == ["getSignatureStatuses"])
+            }
         }
+        #expect(
+            try await Self.refresh(try StatusFixture.solanaSend(), key: "solana") { _ in
+                .rpcResult(ChainResponses.signatureStatus(ChainResponses.solanaFinalized))
+            }.0.record.confirmedAt == nil
+        )
     }
 
-    // MARK: - Cosmos
+    @Test func solanaConfirmsWithoutTimeAndFeeWhenGetTransactionFails() async throws {
+        let (result, _) = try await Self.refresh(try StatusFixture.solanaSend(), key: "solana") { request in
+            request.rpcMethod == "getTransaction"
+                ? .http(503, "busy") : .rpcResult(ChainResponses.signatureStatus(ChainResponses.solanaFinalized))
+        }
+        #expect(result.record.status == .confirmed && result.record.blockNumber == 48)
+        #expect(result.record.feePaid == nil && result.record.confirmedAt == nil)
+    }
 
     @Test func cosmosMapsCodeZeroOtherCodesAndNotFound() async throws {
         let hash = Fixture.hex(1, digits: 64).uppercased()
@@ -163,6 +177,8 @@ import Testing
             #expect(result.record.status == expected, "\(body.prefix(80))")
             #expect(result.record.failureReason == reason)
             #expect(result.record.confirmedAt == confirmedAt)
+            #expect(result.record.blockNumber == (status == 200 ? 20_512_345 : nil))
+            #expect(result.record.feePaid == nil)
             #expect(requests.map(\.path) == ["/cosmos/tx/v1beta1/txs/\(hash)"])
         }
     }

@@ -68,9 +68,9 @@ import Testing
         await server.stop()
 
         #expect(!byItself)
-        #expect(await log.times("/tx/\(fresh.txHash!)/status") == Self.expectedChecks(age: 0, end: 900, finalAt: 200))
-        #expect(await log.times("/tx/\(minutes.txHash!)/status") == Self.expectedChecks(age: 300, end: 900))
-        #expect(await log.times("/tx/\(old.txHash!)/status") == Self.expectedChecks(age: 1200, end: 900))
+        #expect(await log.times("/tx/\(fresh.txHash!)") == Self.expectedChecks(age: 0, end: 900, finalAt: 200))
+        #expect(await log.times("/tx/\(minutes.txHash!)") == Self.expectedChecks(age: 300, end: 900))
+        #expect(await log.times("/tx/\(old.txHash!)") == Self.expectedChecks(age: 1200, end: 900))
         // The schedule in numbers: 5 s during the first minute, 15 s to 10 minutes, then 30 s.
         #expect(
             Self.expectedChecks(age: 0, end: 900, finalAt: 200)
@@ -109,8 +109,8 @@ import Testing
         await server.stop()
 
         #expect(byItself)
-        #expect(await log.times("/tx/\(old.txHash!)/status") == [0, 30])
-        #expect(await log.times("/tx/\(later.txHash!)/status") == [5, 10, 15, 20, 25, 30])
+        #expect(await log.times("/tx/\(old.txHash!)") == [0, 30])
+        #expect(await log.times("/tx/\(later.txHash!)") == [5, 10, 15, 20, 25, 30])
         #expect(try await ledger.pendingRecords().isEmpty)
     }
 

@@ -9,11 +9,20 @@ import FoundationNetworking
 /// alike (429, 5xx, timeouts, unreachable) already turned into `StatusCheckError`s.
 public struct EndpointClient: Sendable {
     public let endpoint: StatusEndpoint
+    /// What this chain's answers must show before they are written (confirmations, the depth
+    /// of a used nonce).
+    public let evidence: EvidencePolicy
     let transport: any HTTPTransport
     let timeout: TimeInterval
 
-    public init(endpoint: StatusEndpoint, transport: any HTTPTransport, timeout: TimeInterval) {
+    public init(
+        endpoint: StatusEndpoint,
+        transport: any HTTPTransport,
+        timeout: TimeInterval,
+        evidence: EvidencePolicy = EvidencePolicy()
+    ) {
         self.endpoint = endpoint
+        self.evidence = evidence
         self.transport = transport
         self.timeout = timeout
     }

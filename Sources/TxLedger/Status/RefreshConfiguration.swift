@@ -25,6 +25,11 @@ public struct RefreshConfiguration: Sendable {
     public var timeout: TimeInterval = 10
     /// When the polling loop checks each record again.
     public var cadence = RefreshCadence.standard
+    /// What answers must show before they are written, for every chain not in `evidenceByChain`.
+    public var evidence = EvidencePolicy()
+    /// Policies of single chains, by canonical chain id (`ethereum`, `eip155:324`), e.g. more
+    /// confirmations on a chain that reorganises often.
+    public var evidenceByChain: [String: EvidencePolicy] = [:]
 
     public static let builtInProviders: [any StatusProvider] = [
         THORChainStatusProvider.thorchain, THORChainStatusProvider.mayachain,
@@ -76,6 +81,11 @@ public struct RefreshConfiguration: Sendable {
         let provider: any StatusProvider
         let key: String
         let endpoint: StatusEndpoint?
+    }
+
+    /// The evidence policy of `record`'s chain.
+    func evidence(for record: TransactionRecord) -> EvidencePolicy {
+        evidenceByChain[record.chain.id] ?? evidence
     }
 
     func limit(at endpoint: StatusEndpoint) -> Int {

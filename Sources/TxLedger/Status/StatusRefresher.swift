@@ -40,9 +40,21 @@ public final class StatusRefresher: Sendable {
 
     public var isNetworkAvailable: Bool { network.get() }
 
-    /// Checks every pending record of `vault` (or of every vault) once.
+    /// Checks every pending record of `vault` (or of every vault) once, and every record whose
+    /// failure was inferred within its chain's `EvidencePolicy.recheckInferredFor`.
     public func refreshPending(vault: String? = nil) async throws -> RefreshSummary {
-        try await check(try await ledger.pendingRecords(vault: vault))
+        try await check(try await ledger.pendingRecords(vault: vault) + recheckedInferences(vault: vault))
+    }
+
+    /// The records inferred failed recently enough to be checked again, newest first.
+    private func recheckedInferences(vault: String?) async throws -> [TransactionRecord] {
+        let now = clock.now
+        let longest = ([configuration.evidence] + configuration.evidenceByChain.values).map(\.recheckInferredFor).max()!
+        return try await ledger.inferredFailures(vault: vault, since: now.addingTimeInterval(-longest))
+            .filter {
+                now.timeIntervalSince($0.inferredAt) <= configuration.evidence(for: $0.record).recheckInferredFor
+            }
+            .map(\.record)
     }
 
     /// Polls until no record that can be checked is pending, or until the task is cancelled
@@ -59,11 +71,14 @@ public final class StatusRefresher: Sendable {
         let cadence = configuration.cadence
         var due: [TransactionID: Date] = [:]
         while !Task.isCancelled {
-            let records = try await ledger.pendingRecords(vault: vault)
-            var checkable = Set(records.filter { configuration.route($0)?.endpoint != nil }.map(\.id))
-            if checkable.isEmpty && records.allSatisfy({ due[$0.id] != nil }) { return }
-            let pendingIDs = Set(records.map(\.id))
-            due = due.filter { pendingIDs.contains($0.key) }
+            let pending = try await ledger.pendingRecords(vault: vault)
+            var checkable = Set(pending.filter { configuration.route($0)?.endpoint != nil }.map(\.id))
+            if checkable.isEmpty && pending.allSatisfy({ due[$0.id] != nil }) { return }
+            // Records inferred failed are checked too, on the slowest cadence, while the loop
+            // runs for pending ones.
+            let records = pending + (try await recheckedInferences(vault: vault))
+            let ids = Set(records.map(\.id))
+            due = due.filter { ids.contains($0.key) }
 
             let now = clock.now
             let dueNow = records.filter { (due[$0.id] ?? .distantPast) <= now }
@@ -71,12 +86,13 @@ public final class StatusRefresher: Sendable {
                 let summary = try await check(dueNow)
                 await onPass(summary)
                 checkable.subtract(summary.results.filter(\.record.status.isTerminal).map(\.record.id))
+                let inferred = Set(summary.results.filter { $0.record.statusEvidence == .inference }.map(\.record.id))
                 for record in dueNow {
                     // Records that cannot be checked were reported in this pass; not again.
                     due[record.id] =
                         checkable.contains(record.id)
                         ? now.addingTimeInterval(cadence.interval(age: now.timeIntervalSince(record.timestamp)))
-                        : .distantFuture
+                        : inferred.contains(record.id) ? now.addingTimeInterval(cadence.finalInterval) : .distantFuture
                 }
             }
             if checkable.isEmpty { return }
@@ -139,8 +155,14 @@ public final class StatusRefresher: Sendable {
                     let (record, route, endpoint) = queue.remove(at: index)
                     running += 1
                     runningAt[endpoint, default: 0] += 1
+                    let evidence = configuration.evidence(for: record)
                     group.addTask {
-                        let client = EndpointClient(endpoint: endpoint, transport: transport, timeout: timeout)
+                        let client = EndpointClient(
+                            endpoint: endpoint,
+                            transport: transport,
+                            timeout: timeout,
+                            evidence: evidence
+                        )
                         do {
                             return (
                                 record, endpoint, .success(try await route.provider.check(record, with: client).update)
@@ -173,8 +195,17 @@ public final class StatusRefresher: Sendable {
         for record: TransactionRecord,
         at checkedAt: Date
     ) async throws -> RefreshResult? {
-        let update = try? answer.get()
-        guard let written = try await ledger.recordCheck(record.id, update: update ?? nil, checkedAt: checkedAt) else {
+        let answered: Bool
+        if case .success = answer { answered = true } else { answered = false }
+        guard
+            let written = try await ledger.recordCheck(
+                record.id,
+                update: try? answer.get(),
+                answered: answered,
+                checkedAt: checkedAt,
+                inferenceInterval: configuration.evidence(for: record).inferenceInterval
+            )
+        else {
             return nil
         }
         let outcome: RefreshResult.Outcome

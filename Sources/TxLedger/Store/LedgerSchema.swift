@@ -227,6 +227,18 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v9: drop suspicions") { db in
+            // Local only, never synced: when a status check first saw a record's nonce used by
+            // another transaction (status-tracking.md, "Proof and inference").
+            try db.execute(
+                sql: """
+                    CREATE TABLE drop_suspicion (
+                        record INTEGER PRIMARY KEY REFERENCES record (num) ON DELETE CASCADE,
+                        since_ms INTEGER NOT NULL
+                    )
+                    """
+            )
+        }
         return migrator
     }
 }

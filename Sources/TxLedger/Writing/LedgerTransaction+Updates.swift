@@ -38,15 +38,37 @@ extension LedgerTransaction {
 
     /// Writes what one status check found: the status through the lattice (`update`, if the
     /// chain gave an answer) and `lastCheckedAt`, which only moves forward.
+    ///
+    /// An inferred failure is written only when an earlier check saw the same at least
+    /// `inferenceInterval` before and no answer disagreed since (status-tracking.md, "Proof and
+    /// inference"); the first such check is noted in the file (`drop_suspicion`), and any other
+    /// answer forgets it. A check without an answer (`answered` false) changes neither.
     /// - Returns: the record afterwards, its status before, and whether the status changed; or
     ///   `nil` if the record is gone (a vault clear arrived meanwhile).
     mutating func recordCheck(
         _ id: TransactionID,
         update: StatusUpdate?,
-        checkedAt: Date
+        answered: Bool,
+        checkedAt: Date,
+        inferenceInterval: TimeInterval
     ) throws -> (record: TransactionRecord, previous: TransactionStatus, changed: Bool)? {
         guard var state = try store.fetch(id: id) else { return nil }
         let previous = state.status.status
+        var update = update
+        if let inference = update, inference.evidence == .inference, state.status.terminal == nil,
+            state.status.inferred?.value != inference.failureReason
+        {
+            if let since = try store.dropSuspicion(id),
+                checkedAt.millis - since.millis >= Int64(inferenceInterval * 1000)
+            {
+                try store.forgetDropSuspicion(id)
+            } else {
+                try store.noteDropSuspicion(id, since: checkedAt)
+                update = nil
+            }
+        } else if answered {
+            try store.forgetDropSuspicion(id)
+        }
         let changed = try update.map { try apply($0, to: &state).changed } ?? false
         let movesCheck = checkedAt > (state.lastCheckedAt ?? .distantPast)
         if movesCheck { state.lastCheckedAt = checkedAt }
