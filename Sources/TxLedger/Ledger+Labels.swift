@@ -19,7 +19,9 @@ extension Ledger {
             return try await read { store in
                 let file = try AtomicFile(path: path, sparing: ownFiles)
                 var count = 0
-                try store.forEachRecord(matching: HistoryFilter(vault: vault, includeHidden: true)) { record in
+                try store.forEachRecord(
+                    matching: HistoryFilter(vault: vault, includeHidden: true, includeReplaced: true)
+                ) { record in
                     guard record.chain.family == .utxo, let hash = record.txHash,
                         let label = record.note ?? (record.labels.isEmpty ? nil : record.labels.joined(separator: ", "))
                     else { return }

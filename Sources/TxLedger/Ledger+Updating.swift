@@ -20,7 +20,10 @@ extension Ledger {
         try await write { transaction in
             var state = try transaction.existing(id)
             let result = try transaction.apply(update, to: &state)
-            if result.changed { try transaction.store.updateRegisters(state) }
+            if result.changed {
+                try transaction.store.updateRegisters(state)
+                try transaction.settleReplacements(of: state)
+            }
             return result
         }
     }

@@ -29,6 +29,7 @@ struct HistoryFilterOptions: ParsableArguments {
     var providers: [String] = []
     @Option(help: "A tx hash or address prefix, or text in the memo or note.") var search: String?
     @Flag(help: "Include hidden transactions.") var includeHidden = false
+    @Flag(help: "Include transactions replaced by a speed-up, a cancel or their original.") var includeReplaced = false
 
     /// The filter these flags describe, for one vault or all of them.
     /// - Throws: `LedgerError.invalidInput` for an unknown tab, chain or status, or a malformed time.
@@ -37,6 +38,7 @@ struct HistoryFilterOptions: ParsableArguments {
             vault: vault,
             tab: try tab.map(HistoryTab.init(parsing:)) ?? .overview,
             includeHidden: includeHidden,
+            includeReplaced: includeReplaced,
             search: search
         )
         filter.chains = Set(try Self.split(chains).map(Chain.init(parsing:)))

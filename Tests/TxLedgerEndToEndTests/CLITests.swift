@@ -54,6 +54,42 @@ struct CLITests {
         #expect(try await cli.run(["show", hash, "--json"]).stdout.contains("\"replaces\" : \"\(replaced)\""))
     }
 
+    /// A speed-up recorded with `--replaces`: once it confirms, its original is failed,
+    /// replaced by it, folded under it in `list` (shown with `--include-replaced`), and each
+    /// one's `show --json` names the other.
+    @Test func aSpeedUpEndsItsOriginalAsReplaced() async throws {
+        let original = Fixture.evmHash(0xab0)
+        let base = [
+            "record", "send", "--vault", "main", "--chain", "ethereum", "--from", Fixture.evmAddress(1), "--to",
+            Fixture.evmAddress(2), "--amount", "1", "--token", "ETH", "--nonce", "7",
+        ]
+        #expect(try await cli.run(base + ["--hash", original, "--at", "2025-07-01T12:00:00Z"]).status == 0)
+        let both = try await cli.run(
+            base + [
+                "--hash", hash, "--at", "2025-07-01T12:01:00Z", "--replaces", original, "--fact",
+                "replaces=\(original)",
+            ]
+        )
+        #expect(both.status == 64 && both.stderr.contains("each key once"))
+        #expect(
+            try await cli.run(base + ["--hash", hash, "--at", "2025-07-01T12:01:00Z", "--replaces", original]).status
+                == 0
+        )
+        #expect(try await cli.run(["status", hash, "confirmed", "--block", "100", "--fee-paid", "0.0004"]).status == 0)
+
+        let replaced = try await cli.run(["show", original, "--json"]).stdout
+        #expect(replaced.contains("\"replacedBy\" : \"\(hash)\"") && replaced.contains("\"status\" : \"failed\""))
+        let speedUp = try await cli.run(["show", hash, "--json"]).stdout
+        #expect(speedUp.contains("\"replaces\" : \"\(original)\"") && speedUp.contains("\"feePaid\" : \"0.0004\""))
+        #expect(try await cli.run(["show", original]).stdout.contains("replaced by: \(hash)\n"))
+
+        let listed = try await cli.run(["list", "--vault", "main"]).stdout
+        #expect(listed.contains("replaces \(HistoryText.truncated(original))"))
+        #expect(!listed.contains("replaced by"))
+        let all = try await cli.run(["list", "--vault", "main", "--include-replaced"]).stdout
+        #expect(all.contains("replaced by \(HistoryText.truncated(hash))"))
+    }
+
     @Test func recordsListsAndShowsASend() async throws {
         let recorded = try await recordSend()
         #expect(recorded.status == 0)

@@ -92,6 +92,20 @@ private struct VectorWriter {
         )
         try await a.ledger.setNote(nil, for: try Fixture.send().id)
         try await a.ledger.setHidden(true, for: try Fixture.signature().id)
+        // A send replaced by a speed-up that confirmed: `replaced_by` on the original.
+        let original = try Fixture.minimalSend(hash: 5)
+        let speedUp = try TransactionRecord(
+            facts: try TransactionFacts(
+                vaultId: original.vaultId,
+                chain: original.chain,
+                timestamp: original.timestamp,
+                txHash: Fixture.evmHash(6),
+                extras: ["replaces": Fixture.evmHash(5)],
+                details: original.details
+            )
+        )
+        try await a.ledger.record([original, speedUp])
+        try await a.ledger.updateStatus(speedUp.id, to: .confirmed(block: 21_000_200))
         try await b.ledger.record(try Fixture.minimalSend(hash: 3))
         try await b.ledger.sync(to: a.ledger)
         try await a.ledger.sync(to: b.ledger)
@@ -125,7 +139,7 @@ private struct VectorWriter {
         let full = try await export(a.ledger, "vault-1", to: "key-full.txb", secret: .syncKey(key), scope: .full)
         add(
             "key-full",
-            "sync key; a full change set: a cleared watermark, knowledge of another replica, a send, a swap and a signature with every register",
+            "sync key; a full change set: a cleared watermark, knowledge of another replica, a send, a swap and a signature with every register, and a send replaced by its confirmed speed-up",
             file: "key-full.txb",
             expect: "ok",
             contents: full

@@ -115,3 +115,14 @@ extension RecordState {
         return registers.compactMap { $0 } + newerRegisters.values.map(\.stamp)
     }
 }
+
+extension RecordState {
+    /// The id of the record this one replaces (its `replaces` fact: a speed-up or cancel of
+    /// a transaction of the same vault and chain), if it names one.
+    var replacedID: TransactionID? {
+        let facts = facts.value
+        return facts.extras[RecordField.replaces.key].flatMap {
+            try? TransactionID.forTransaction(vault: facts.vaultId, chain: facts.chain, hash: $0)
+        }
+    }
+}

@@ -77,7 +77,8 @@ struct StatusRegister: Hashable, Sendable {
                 confirmedAt: update.confirmedAt,
                 failureReason: update.failureReason,
                 blockNumber: update.blockNumber,
-                feePaid: update.feePaid
+                feePaid: update.feePaid,
+                replacedBy: update.replacedBy
             )
             if terminal?.value == outcome { return .failure(.alreadyAt(current)) }
             return .success(

@@ -15,6 +15,8 @@ public struct StatusUpdate: Hashable, Sendable {
     public let blockNumber: UInt64?
     /// The fee actually paid, in the chain's native unit; only for a proven terminal status.
     public let feePaid: DecimalAmount?
+    /// The hash of the transaction that took this one's place; only for a proven failure.
+    public let replacedBy: String?
     /// How the terminal status was learned (`.proof` for every other status): an inference is
     /// shown only while nothing is proven (Specs/crdt.md, "Status").
     public let evidence: StatusEvidence
@@ -29,6 +31,7 @@ public struct StatusUpdate: Hashable, Sendable {
         failureReason: String? = nil,
         blockNumber: UInt64? = nil,
         feePaid: DecimalAmount? = nil,
+        replacedBy: String? = nil,
         evidence: StatusEvidence = .proof
     ) throws {
         func refuse(_ field: String, _ reason: String) -> LedgerError {
@@ -51,6 +54,9 @@ public struct StatusUpdate: Hashable, Sendable {
                 throw refuse(field, "only a proven confirmation or failure has one")
             }
         }
+        if replacedBy != nil, status != .failed || evidence != .proof {
+            throw refuse("replacedBy", "only a proven failure is replaced by another transaction")
+        }
         if let blockNumber, blockNumber > UInt64(Int64.max) {
             throw refuse("blockNumber", "\(blockNumber) is out of range")
         }
@@ -60,6 +66,7 @@ public struct StatusUpdate: Hashable, Sendable {
             failureReason: try TextField.text(max: 4096).validate(failureReason, field: "failureReason"),
             blockNumber: blockNumber,
             feePaid: feePaid,
+            replacedBy: try TextField.identifier.validate(replacedBy, field: "replacedBy"),
             evidence: evidence
         )
     }
@@ -70,6 +77,7 @@ public struct StatusUpdate: Hashable, Sendable {
         failureReason: String? = nil,
         blockNumber: UInt64? = nil,
         feePaid: DecimalAmount? = nil,
+        replacedBy: String? = nil,
         evidence: StatusEvidence = .proof
     ) {
         self.status = status
@@ -77,6 +85,7 @@ public struct StatusUpdate: Hashable, Sendable {
         self.failureReason = failureReason
         self.blockNumber = blockNumber
         self.feePaid = feePaid
+        self.replacedBy = replacedBy
         self.evidence = evidence
     }
 
@@ -94,21 +103,49 @@ public struct StatusUpdate: Hashable, Sendable {
     }
 
     /// Failed, proven (a revert, an error code, the user's word), with the chain's or the
-    /// user's reason, the block and the fee paid, where known.
+    /// user's reason, the block, the fee paid, and the transaction that took its place, where
+    /// known.
     public static func failed(
         reason: String? = nil,
         block: UInt64? = nil,
-        feePaid: DecimalAmount? = nil
-    )
-        -> StatusUpdate
-    {
-        StatusUpdate(checked: .failed, failureReason: reason, blockNumber: block, feePaid: feePaid)
+        feePaid: DecimalAmount? = nil,
+        replacedBy: String? = nil
+    ) -> StatusUpdate {
+        StatusUpdate(
+            checked: .failed,
+            failureReason: reason,
+            blockNumber: block,
+            feePaid: feePaid,
+            replacedBy: replacedBy
+        )
     }
 
     /// Failed by inference ("dropped or replaced"): shown only while nothing is proven, and
     /// overturned by any proof, whenever it comes.
     public static func inferredFailure(reason: String) -> StatusUpdate {
         StatusUpdate(checked: .failed, failureReason: reason, evidence: .inference)
+    }
+
+    /// This update checked for a record of `chain`: `validated()`, with `replacedBy` in the
+    /// chain's canonical hash form.
+    /// - Throws: `LedgerError.invalidInput` as `init` does, or for a `replacedBy` that is not
+    ///   a hash of `chain`.
+    func validated(for chain: Chain) throws -> StatusUpdate {
+        let update = try validated()
+        guard let hash = update.replacedBy else { return update }
+        let canonical: String
+        do {
+            canonical = try chain.normalizedTxHash(hash)
+        } catch let LedgerError.invalidInput(_, reason) {
+            throw LedgerError.invalidInput(field: "replacedBy", reason: reason)
+        }
+        return StatusUpdate(
+            checked: update.status,
+            failureReason: update.failureReason,
+            blockNumber: update.blockNumber,
+            feePaid: update.feePaid,
+            replacedBy: canonical
+        )
     }
 
     /// This update with its time in whole milliseconds and its values checked.
@@ -120,6 +157,7 @@ public struct StatusUpdate: Hashable, Sendable {
             failureReason: failureReason,
             blockNumber: blockNumber,
             feePaid: feePaid,
+            replacedBy: replacedBy,
             evidence: evidence
         )
     }

@@ -12,13 +12,17 @@ struct TerminalOutcome: Hashable, Sendable {
     let blockNumber: UInt64?
     /// The fee the transaction paid, in the chain's native unit, where the chain said.
     let feePaid: DecimalAmount?
+    /// The hash of the transaction that took this one's place (a speed-up or cancel that
+    /// confirmed, or the original that confirmed before its replacement); only for `.failed`.
+    let replacedBy: String?
 
     init(
         status: TransactionStatus,
         confirmedAt: Date?,
         failureReason: String?,
         blockNumber: UInt64? = nil,
-        feePaid: DecimalAmount? = nil
+        feePaid: DecimalAmount? = nil,
+        replacedBy: String? = nil
     ) {
         precondition(status.isTerminal)
         self.status = status
@@ -26,5 +30,6 @@ struct TerminalOutcome: Hashable, Sendable {
         self.failureReason = failureReason
         self.blockNumber = blockNumber
         self.feePaid = feePaid
+        self.replacedBy = replacedBy
     }
 }

@@ -29,9 +29,10 @@ extension String: TieBreakable {
 
 /// The status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its milliseconds
 /// as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8); then, only if
-/// the block or the fee paid is present, a zero byte (a reason holds none, so the key stays
-/// unambiguous), the block (absent: 0; else 1 and 8 big-endian bytes) and the fee paid (absent:
-/// 0; else 1 and its UTF-8).
+/// the block, the fee paid or the replacing hash is present, a zero byte (a reason holds none,
+/// so the key stays unambiguous), the block (absent: 0; else 1 and 8 big-endian bytes), the fee
+/// paid (absent: 0; else 1, its UTF-8 and a zero byte) and the replacing hash (absent: 0; else 1
+/// and its UTF-8).
 extension TerminalOutcome: TieBreakable {
     var tieBreakKey: [UInt8] {
         var key = Array(status.rawValue.utf8) + [0]
@@ -42,7 +43,7 @@ extension TerminalOutcome: TieBreakable {
             key.append(0)
         }
         key += failureReason.map { [1] + Array($0.utf8) } ?? [0]
-        guard blockNumber != nil || feePaid != nil else { return key }
+        guard blockNumber != nil || feePaid != nil || replacedBy != nil else { return key }
         key.append(0)
         if let blockNumber {
             key.append(1)
@@ -50,7 +51,8 @@ extension TerminalOutcome: TieBreakable {
         } else {
             key.append(0)
         }
-        key += feePaid.map { [1] + Array($0.string.utf8) } ?? [0]
+        key += feePaid.map { [1] + Array($0.string.utf8) + [0] } ?? [0]
+        key += replacedBy.map { [1] + Array($0.utf8) } ?? [0]
         return key
     }
 }

@@ -12,7 +12,8 @@ extension TransactionRecord: Codable {
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
-        case confirmedAt, failureReason, blockNumber, feePaid, statusEvidence, lastCheckedAt, note, labels, hidden
+        case confirmedAt, failureReason, blockNumber, feePaid, replacedBy, statusEvidence, lastCheckedAt, note, labels,
+            hidden
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -59,6 +60,7 @@ extension TransactionRecord: Codable {
         try c.encodeIfPresent(failureReason, forKey: .failureReason)
         try c.encodeIfPresent(blockNumber, forKey: .blockNumber)
         try c.encodeIfPresent(feePaid?.string, forKey: .feePaid)
+        try c.encodeIfPresent(replacedBy, forKey: .replacedBy)
         try c.encodeIfPresent(statusEvidence, forKey: .statusEvidence)
         try c.encodeIfPresent(lastCheckedAt.map(ISO8601.string(from:)), forKey: .lastCheckedAt)
         try c.encodeIfPresent(note, forKey: .note)
@@ -177,6 +179,7 @@ extension TransactionRecord: Codable {
                 failureReason: try string(.failureReason),
                 blockNumber: try unsigned(.blockNumber),
                 feePaid: try amount(.feePaid),
+                replacedBy: try string(.replacedBy),
                 evidence: try string(.statusEvidence).map { text in
                     try StatusEvidence(rawValue: text).orThrow(
                         .invalidInput(field: "statusEvidence", reason: "must be proof or inference")

@@ -15,6 +15,9 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     public let blockNumber: UInt64?
     /// The fee the transaction paid, in the chain's native unit, where a proven status said.
     public let feePaid: DecimalAmount?
+    /// The hash of the transaction that took this one's place: the speed-up or cancel that
+    /// confirmed, or the original that confirmed before this replacement (a failed record).
+    public let replacedBy: String?
     /// How a confirmed or failed status was learned; `nil` while the status is not terminal.
     /// An inferred failure ("dropped or replaced") is overturned by any proof.
     public let statusEvidence: StatusEvidence?
@@ -41,13 +44,14 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         labels: [String] = [],
         hidden: Bool = false
     ) throws {
-        let status = try status?.validated()
+        let status = try status?.validated(for: facts.chain)
         self.facts = facts
         self.status = status?.status ?? .broadcasted
         self.confirmedAt = status?.confirmedAt
         self.failureReason = status?.failureReason
         self.blockNumber = status?.blockNumber
         self.feePaid = status?.feePaid
+        self.replacedBy = status?.replacedBy
         self.statusEvidence = status.flatMap { $0.status.isTerminal ? $0.evidence : nil }
         self.lastCheckedAt = try lastCheckedAt.map {
             Date(millis: try Date.validatedMillis($0, field: "lastCheckedAt"))
@@ -64,6 +68,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         failureReason = state.status.failureReason
         blockNumber = state.status.terminal?.value.blockNumber
         feePaid = state.status.terminal?.value.feePaid
+        replacedBy = state.status.terminal?.value.replacedBy
         statusEvidence = state.status.evidence
         lastCheckedAt = state.lastCheckedAt
         note = state.note?.value
@@ -88,6 +93,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
             failureReason: failureReason,
             blockNumber: blockNumber,
             feePaid: feePaid,
+            replacedBy: replacedBy,
             evidence: statusEvidence ?? .proof
         )
     }

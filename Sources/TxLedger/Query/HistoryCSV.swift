@@ -6,7 +6,7 @@ enum HistoryCSV {
             "date", "vault", "type", "status", "chain", "tx_hash", "from", "to", "amount", "token", "fee", "fiat_value",
             "sold_amount", "sold_token", "sold_chain", "bought_amount", "bought_token", "bought_chain",
             "provider", "explorer_url", "confirmed_at", "failure_reason", "note", "labels", "id", "block_number",
-            "fee_paid", "status_evidence",
+            "fee_paid", "replaced_by", "status_evidence",
         ] + RecordField.extraFacts.map(\.name)
 
     static func fields(_ r: TransactionRecord) -> [String?] {
@@ -25,7 +25,7 @@ enum HistoryCSV {
             swap?.toAmount.string, swap?.toToken.symbol, swap?.toChain.id,
             swap?.provider.name, r.explorerUrl, r.confirmedAt.map(ISO8601.string(from:)), r.failureReason,
             r.note, r.labels.isEmpty ? nil : r.labels.joined(separator: "; "), r.id.rawValue,
-            r.blockNumber.map { String($0) }, r.feePaid?.string, r.statusEvidence?.rawValue,
+            r.blockNumber.map { String($0) }, r.feePaid?.string, r.replacedBy, r.statusEvidence?.rawValue,
         ] + RecordField.extraFacts.map { r.facts.extras[$0.key] }
     }
 

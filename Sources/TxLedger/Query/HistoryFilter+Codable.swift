@@ -5,7 +5,8 @@ import Foundation
 /// floating-point number), absent fields omitted and taking their defaults when decoded.
 extension HistoryFilter: Codable {
     private enum CodingKeys: String, CodingKey {
-        case vault, tab, chains, tokens, since, until, statuses, providers, includeHidden, search, stage
+        case vault, tab, chains, tokens, since, until, statuses, providers, includeHidden, includeReplaced, search,
+            stage
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -19,6 +20,7 @@ extension HistoryFilter: Codable {
         try c.encode(statuses.map(\.rawValue).sorted(), forKey: .statuses)
         try c.encode(providers.sorted(), forKey: .providers)
         try c.encode(includeHidden, forKey: .includeHidden)
+        try c.encode(includeReplaced, forKey: .includeReplaced)
         try c.encodeIfPresent(search, forKey: .search)
         try c.encode(stage, forKey: .stage)
     }
@@ -39,6 +41,7 @@ extension HistoryFilter: Codable {
                 ?? Set(TransactionStatus.allCases),
             providers: try c.decodeIfPresent(Set<String>.self, forKey: .providers) ?? [],
             includeHidden: try c.decodeIfPresent(Bool.self, forKey: .includeHidden) ?? false,
+            includeReplaced: try c.decodeIfPresent(Bool.self, forKey: .includeReplaced) ?? false,
             search: try c.decodeIfPresent(String.self, forKey: .search)
         )
         stage = try c.decodeIfPresent(Stage.self, forKey: .stage) ?? .all

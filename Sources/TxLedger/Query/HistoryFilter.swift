@@ -26,6 +26,10 @@ public struct HistoryFilter: Sendable, Hashable {
     /// Swap providers, any case (`thorchain` matches `THORChain`); only swaps match.
     public var providers: Set<String>
     public var includeHidden: Bool
+    /// Whether records replaced by another transaction (`replacedBy`: a speed-up or cancel
+    /// that confirmed, or an original that confirmed before its replacement) are shown; by
+    /// default they are folded under the one that confirmed, which names them.
+    public var includeReplaced: Bool
     /// Text a person typed: a transaction hash prefix (with or without `0x`), an address
     /// prefix (from or to), or words in the memo or the note. ASCII letters match in any case.
     public var search: String?
@@ -40,6 +44,7 @@ public struct HistoryFilter: Sendable, Hashable {
         statuses: Set<TransactionStatus> = Set(TransactionStatus.allCases),
         providers: Set<String> = [],
         includeHidden: Bool = false,
+        includeReplaced: Bool = false,
         search: String? = nil
     ) {
         self.vault = vault
@@ -51,6 +56,7 @@ public struct HistoryFilter: Sendable, Hashable {
         self.statuses = statuses
         self.providers = providers
         self.includeHidden = includeHidden
+        self.includeReplaced = includeReplaced
         self.search = search
     }
 

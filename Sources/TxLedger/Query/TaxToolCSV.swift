@@ -23,8 +23,8 @@ enum TaxToolCSV {
 
     private static func movement(_ record: TransactionRecord) -> Movement? {
         var movement = Movement()
-        // An inferred failure (dropped or replaced) was never mined: it moved and cost nothing.
-        guard record.statusEvidence != .inference else { return nil }
+        // A failure inferred (dropped) or replaced was never mined: it moved and cost nothing.
+        guard record.statusEvidence != .inference && record.replacedBy == nil else { return nil }
         func fee(_ estimate: DecimalAmount?) -> (String, String?)? {
             (record.feePaid ?? estimate).map { ($0.string, record.chain.nativeAsset) }
         }

@@ -28,6 +28,7 @@ enum RecordField: Int, CaseIterable, Sendable {
     case replaces
     case inferredReason, inferredTime, inferredReplica
     case blockNumber, feePaid
+    case replacedBy
 
     /// The field's number in a frame (from 1).
     var number: Int { rawValue }
@@ -62,7 +63,7 @@ enum RecordField: Int, CaseIterable, Sendable {
         case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce, .blockNumber:
             .integer
         case .txHash, .explorerUrl, .fiatValue, .toAddress, .amount, .feeEstimate, .memo, .fromAmount, .toAmount,
-            .minPayout, .message, .signature, .note, .replaces, .inferredReason, .feePaid:
+            .minPayout, .message, .signature, .note, .replaces, .inferredReason, .feePaid, .replacedBy:
             .text
         case .confirmedAtMs, .lastCheckedAtMs: .sinceTimestamp
         case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime, .inferredTime: .stampTime
@@ -87,7 +88,8 @@ enum RecordField: Int, CaseIterable, Sendable {
         switch self {
         case .factsTime, .factsReplica: .facts
         case .pendingTime, .pendingReplica: .pending
-        case .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica, .blockNumber, .feePaid:
+        case .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica, .blockNumber, .feePaid,
+            .replacedBy:
             .terminal
         case .inferredReason, .inferredTime, .inferredReplica: .inferred
         case .lastCheckedAtMs: nil

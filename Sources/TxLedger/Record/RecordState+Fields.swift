@@ -63,6 +63,7 @@ extension RecordState {
             set(.failureReason, terminal.value.failureReason)
             set(.blockNumber, terminal.value.blockNumber.map { Int64($0) })
             set(.feePaid, terminal.value.feePaid?.string)
+            set(.replacedBy, terminal.value.replacedBy)
         }
         if let inferred = status.inferred {
             stamp(.inferred, inferred.stamp)
@@ -213,7 +214,8 @@ extension RecordState {
                 confirmedAt: try instant(.confirmedAtMs),
                 failureReason: try text(.failureReason),
                 blockNumber: try unsigned(.blockNumber),
-                feePaid: try amount(.feePaid)
+                feePaid: try amount(.feePaid),
+                replacedBy: try text(.replacedBy)
             )
             terminal = Register(
                 TerminalOutcome(
@@ -221,7 +223,10 @@ extension RecordState {
                     confirmedAt: update.confirmedAt,
                     failureReason: update.failureReason,
                     blockNumber: update.blockNumber,
-                    feePaid: update.feePaid
+                    feePaid: update.feePaid,
+                    replacedBy: try update.replacedBy.map {
+                        try Self.canonicalHash($0, of: facts.chain, field: RecordField.replacedBy)
+                    }
                 ),
                 stamp: stamp
             )
@@ -251,6 +256,15 @@ extension RecordState {
             hidden: try stamp(.hidden).map { Register(try Self.flag(try fields.integer(.hidden)), stamp: $0) }
         )
         self = fields.newer.isEmpty ? state : try state.attaching(fields.newer)
+    }
+
+    /// `hash` if it is a transaction hash of `chain` in its canonical form (a stored or
+    /// received value is never rewritten).
+    private static func canonicalHash(_ hash: String, of chain: Chain, field: RecordField) throws -> String {
+        guard try chain.normalizedTxHash(hash) == hash else {
+            throw LedgerError.invalidInput(field: field.name, reason: "is not in its chain's canonical form")
+        }
+        return hash
     }
 
     private static func int(_ value: Int64, _ field: RecordField) throws -> Int {

@@ -32,6 +32,8 @@ extension LedgerTransaction {
         // Records are merged in batches: the stored states of a batch are read in one query,
         // and what changes is written in id order (neighbouring keys, fewer pages touched).
         var batch: [RecordState] = []
+        // Merged records that may settle a replacement, settled once every batch is in.
+        var unsettled: [TransactionID] = []
         func mergeBatch() throws {
             var stored = try store.fetchStored(ids: batch.map(\.id))
             var merged: [TransactionID: RecordState] = [:]
@@ -45,6 +47,12 @@ extension LedgerTransaction {
                 }
                 let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
                 if let result = merge.result {
+                    // A status or a link this merge changed may settle a replacement.
+                    if local?.status != result.status || local?.replacedID != result.replacedID,
+                        try mightSettle(result)
+                    {
+                        unsettled.append(result.id)
+                    }
                     merged[incoming.id] = result
                     stored[incoming.id] = result  // the same id again in this batch merges into this
                 }
@@ -65,6 +73,10 @@ extension LedgerTransaction {
         try mergeBatch()
         // The clock: remote stamps advance it, unless they are too far ahead.
         if let latestAcceptable { _ = stamps.observe(latestAcceptable) }
+        // Replacements settle as local writes, stamped after what was received.
+        for id in unsettled {
+            if let state = try store.fetch(id: id) { try settleReplacements(of: state) }
+        }
 
         // Knowledge: what this replica now holds of the origin and of the replicas it knows,
         // what the origin holds of this replica, and whether this file was restored or copied.

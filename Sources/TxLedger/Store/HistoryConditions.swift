@@ -23,6 +23,9 @@ struct HistoryConditions {
         if !filter.includeHidden {
             add("record.hidden = 0")
         }
+        if !filter.includeReplaced {
+            add("record.status <> \(RecordRow.replacedCode)")
+        }
         if !filter.chains.isEmpty {
             // Numbers, not a subquery: SQLite then weighs the chain index as for constants.
             add("\(unindexed)record.chain IN (\(Self.marks(chainNumbers.count)))", StatementArguments(chainNumbers))

@@ -194,7 +194,8 @@ enum LedgerSchema {
                         time INTEGER NOT NULL,
                         kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
                         chain INTEGER NOT NULL,
-                        status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3, 4)),
+                        replaced BLOB CHECK (replaced IS NULL OR length(replaced) = 16),
+                        status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3, 4, 5)),
                         hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),
                         erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
                         change_seq INTEGER NOT NULL,
@@ -224,6 +225,7 @@ enum LedgerSchema {
                     CREATE INDEX record_in_progress ON record (vault, time) WHERE status < 2 AND kind <> 2;
                     CREATE INDEX record_by_vault_change ON record (vault, change_seq);
                     CREATE INDEX record_inferred ON record (time) WHERE status = 4;
+                    CREATE INDEX record_replacing ON record (replaced) WHERE replaced IS NOT NULL;
                     """
             )
         }

@@ -8,7 +8,7 @@ import GRDB
 enum RecordRow {
     /// The columns `values` gives, in order.
     static let columns = [
-        "id", "vault", "time", "kind", "chain", "status", "hidden", "erased", "change_seq", "state",
+        "id", "vault", "time", "kind", "chain", "replaced", "status", "hidden", "erased", "change_seq", "state",
     ]
     /// The columns `registerValues` gives, in order: what a write that keeps the facts changes.
     static let registerColumns = ["status", "hidden", "erased", "change_seq", "state"]
@@ -33,6 +33,7 @@ enum RecordRow {
         return [
             Data(state.id.bytes).databaseValue, vault.databaseValue, facts.timestamp.millis.databaseValue,
             kindCode(facts.kind).databaseValue, chain.databaseValue,
+            (state.replacedID.map { Data($0.bytes) }).databaseValue,
         ] + registerValues(of: state, frame: frame, erased: erased, changeSeq: changeSeq)
     }
 
@@ -61,15 +62,20 @@ enum RecordRow {
     }
 
     /// `status`: 0 broadcasted, 1 pending, 2 confirmed, 3 failed (proven), 4 failed by
-    /// inference (the rare rows a status check looks at again, `record_inferred`).
+    /// inference (the rare rows a status check looks at again, `record_inferred`), 5 failed,
+    /// replaced by another transaction (left out of listings unless asked for).
     static func statusCode(_ status: StatusRegister) -> Int64 {
         switch status.status {
         case .broadcasted: 0
         case .pending: 1
         case .confirmed: 2
-        case .failed: status.evidence == .inference ? 4 : 3
+        case .failed:
+            status.evidence == .inference ? 4 : status.terminal?.value.replacedBy != nil ? replacedCode : 3
         }
     }
+
+    /// The `status` code of a record replaced by another transaction.
+    static let replacedCode: Int64 = 5
 
     /// The `status` codes of rows that show `status`.
     static func statusCodes(_ status: TransactionStatus) -> [Int64] {
@@ -77,7 +83,7 @@ enum RecordRow {
         case .broadcasted: [0]
         case .pending: [1]
         case .confirmed: [2]
-        case .failed: [3, 4]
+        case .failed: [3, 4, replacedCode]
         }
     }
 

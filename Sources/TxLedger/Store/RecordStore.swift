@@ -29,6 +29,9 @@ final class RecordStore {
     private let sharedTables: LockedValue<FrameTables>
     /// The encoder of this transaction's rows, with the file's tables.
     private var encoder: FrameEncoder?
+    /// Whether some record names one it replaces (`record.replaced`), once asked; set when this
+    /// transaction writes one.
+    var holdsReplacements: Bool?
 
     init(
         _ db: Database,
@@ -117,6 +120,7 @@ final class RecordStore {
     }
 
     private func rowValues(_ state: RecordState, changeSeq: Int64) throws -> [DatabaseValue] {
+        if state.replacedID != nil { holdsReplacements = true }
         let facts = state.facts.value
         return RecordRow.values(
             of: state,

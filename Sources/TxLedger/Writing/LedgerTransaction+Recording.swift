@@ -6,6 +6,7 @@ extension LedgerTransaction {
         let watermark = try store.cachedWatermark(record.vaultId)
         let new = RecordState(recording: record, stamp: try stamps.next(after: watermark))
         if try store.insertIfAbsent(new) {
+            if try mightSettle(new) { try settleReplacements(of: new) }
             return (new, .recorded)
         }
         guard var existing = try store.fetchStored(id: record.id) else {
@@ -15,6 +16,7 @@ extension LedgerTransaction {
             // Erased by a clear, with later registers kept: recorded anew, joining what survived.
             let joined = existing.joined(with: new)
             try store.save(joined)
+            if try mightSettle(joined) { try settleReplacements(of: joined) }
             return (joined, .recorded)
         }
         var statusAdvanced = false
@@ -29,6 +31,7 @@ extension LedgerTransaction {
             checkedLater = true
         }
         if statusAdvanced || checkedLater { try store.updateRegisters(existing) }
+        if statusAdvanced { try settleReplacements(of: existing) }
         return (existing, .alreadyRecorded(statusAdvanced: statusAdvanced))
     }
 }

@@ -5,7 +5,7 @@ extension LedgerTransaction {
     /// (the caller stores the state).
     /// - Throws: `LedgerError.invalidInput` for a confirmation time or failure reason out of range.
     mutating func apply(_ update: StatusUpdate, to state: inout RecordState) throws -> StatusUpdateResult {
-        let update = try update.validated()
+        let update = try update.validated(for: state.facts.value.chain)
         let previous = state.status.status
         let stamp = try stamp(writing: state, replacing: state.status.stamps)
         switch state.status.applying(update, stamp: stamp) {
@@ -73,6 +73,7 @@ extension LedgerTransaction {
         let movesCheck = checkedAt > (state.lastCheckedAt ?? .distantPast)
         if movesCheck { state.lastCheckedAt = checkedAt }
         if movesCheck || changed { try store.updateRegisters(state) }
+        if changed { try settleReplacements(of: state) }
         return (state.record, previous, changed)
     }
 }

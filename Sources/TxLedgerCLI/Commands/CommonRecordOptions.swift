@@ -22,6 +22,13 @@ struct CommonRecordOptions: ParsableArguments {
         )
     )
     var extraFacts: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "The hash of the transaction this one speeds up or cancels (send, swap); --fact replaces=HASH.",
+            valueName: "hash"
+        )
+    )
+    var replaces: String?
 
     func facts(hash: String?, nonce: UInt64? = nil, details: TransactionDetails) throws -> TransactionFacts {
         try TransactionFacts(
@@ -39,9 +46,10 @@ struct CommonRecordOptions: ParsableArguments {
         )
     }
 
-    /// `--fact` values by key.
+    /// `--fact` values by key, and `--replaces`.
     private func extras() throws -> [String: String] {
         var extras: [String: String] = [:]
+        if let replaces { extras["replaces"] = replaces }
         for fact in extraFacts {
             guard let equals = fact.firstIndex(of: "="), extras[String(fact[..<equals])] == nil else {
                 throw ValidationError("--fact takes KEY=VALUE, each key once: '\(fact.prefix(60))'")

@@ -72,6 +72,13 @@ struct HistoryListing {
         return (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
     }
 
+    /// A speed-up or cancel says what it replaces (the replaced one is folded under it), and a
+    /// replaced record, listed with `--include-replaced`, what replaced it.
+    private static func link(_ r: TransactionRecord) -> String {
+        if let hash = r.replacedBy { return ", replaced by \(HistoryText.truncated(hash))" }
+        return r.facts.extras["replaces"].map { ", replaces \(HistoryText.truncated($0))" } ?? ""
+    }
+
     private func row(_ r: TransactionRecord, trailing: String?) -> Row {
         Row(
             cells: [
@@ -80,7 +87,7 @@ struct HistoryListing {
                 Cell(HistoryText.status(of: r), colour: Row.colour(of: r.status)),
                 Cell(r.chain.id),
                 Cell(r.txHash.map { HistoryText.truncated($0) } ?? HistoryText.appLabel(r.app)),
-                Cell(RecordDetail.summary(r)),
+                Cell(RecordDetail.summary(r) + Self.link(r)),
                 Cell(r.fiatValue.map { "$\($0)" } ?? ""),
             ],
             trailing: trailing

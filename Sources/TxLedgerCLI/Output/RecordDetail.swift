@@ -20,7 +20,7 @@ enum RecordDetail {
         lines += [
             ("confirmed at", r.confirmedAt.map(ISO8601.string(from:))), ("failure", r.failureReason),
             ("evidence", r.statusEvidence?.rawValue), ("block", r.blockNumber.map { String($0) }),
-            ("fee paid", r.feePaid?.string),
+            ("fee paid", r.feePaid?.string), ("replaced by", r.replacedBy),
             ("last checked", r.lastCheckedAt.map(ISO8601.string(from:))), ("note", r.note),
             ("labels", r.labels.isEmpty ? nil : r.labels.joined(separator: ", ")), ("hidden", r.hidden ? "yes" : nil),
         ]
