@@ -54,6 +54,16 @@ enum ChainResponses {
     static let esploraUnconfirmed = esploraTransaction(#"{"confirmed":false}"#)
     static let esploraNotFound = "Transaction not found"
 
+    /// `GET /tx/:txid/outspend/:vout`: unspent, or spent by `txid` (confirmed or in the mempool).
+    static func esploraOutspend(spentBy txid: String?, confirmed: Bool = true) -> String {
+        guard let txid else { return #"{"spent":false}"# }
+        let status =
+            confirmed
+            ? #"{"confirmed":true,"block_height":800001,"block_hash":"00000000000000000001c1c0d2c6b6c0b1d2c3e4f5a6b7c8d9e0f1a2b3c4d5e6","block_time":1690169229}"#
+            : #"{"confirmed":false}"#
+        return #"{"spent":true,"txid":"\#(txid)","vin":0,"status":\#(status)}"#
+    }
+
     // MARK: - Solana
 
     static func signatureStatus(_ status: String) -> String { #"{"context":{"slot":82},"value":[\#(status)]}"# }

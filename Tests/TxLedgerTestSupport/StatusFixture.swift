@@ -34,10 +34,12 @@ enum StatusFixture {
         )
     }
 
+    /// A bitcoin send; `spends` are the outputs it spends (`TXID:VOUT`), for RBF detection.
     static func bitcoinSend(
         _ n: Int = 1,
         status: StatusUpdate? = .pending,
-        age: TimeInterval = 120
+        age: TimeInterval = 120,
+        spends: [String] = []
     ) throws -> TransactionRecord {
         try send(
             chain: "bitcoin",
@@ -45,7 +47,8 @@ enum StatusFixture {
             to: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
             symbol: "BTC",
             status: status,
-            age: age
+            age: age,
+            extras: spends.isEmpty ? [:] : ["spends": spends.joined(separator: ",")]
         )
     }
 
@@ -109,7 +112,8 @@ enum StatusFixture {
         to: String,
         symbol: String,
         status: StatusUpdate?,
-        age: TimeInterval
+        age: TimeInterval,
+        extras: [String: String] = [:]
     ) throws -> TransactionRecord {
         let details = try SendDetails(toAddress: to, amount: try DecimalAmount("1.5"), token: try Token(symbol: symbol))
         return try TransactionRecord(
@@ -118,6 +122,7 @@ enum StatusFixture {
                 chain: try Chain(parsing: chain),
                 timestamp: now - age,
                 txHash: hash,
+                extras: extras,
                 details: .send(details)
             ),
             status: status

@@ -19,9 +19,33 @@ struct ExtraFactTests {
     }
 
     @Test func theExtraFactsAreTheFieldListsEntriesWithARule() {
-        #expect(TransactionFacts.extraKeys == ["replaces"])
-        #expect(RecordField.extraFacts.map(\.name) == ["replaces"])
+        #expect(TransactionFacts.extraKeys == ["replaces", "spends"])
+        #expect(RecordField.extraFacts.map(\.name) == ["replaces", "spends"])
         #expect(RecordField.replaces.isFact && RecordField.replaces.number == 57)
+        #expect(RecordField.spends.isFact && RecordField.spends.number == 64)
+    }
+
+    @Test func spendsAreABitcoinTransactionsOutpointsKeptSortedInLowerCase() throws {
+        let a = String(repeating: "AB", count: 32)
+        let b = String(repeating: "01", count: 32)
+        let bitcoin = try Chain(parsing: "bitcoin")
+        let rule = ExtraFactRule.outpoints
+        #expect(
+            try rule.validated("\(a):1,\(b):0,\(a.lowercased()):1", key: "spends", chain: bitcoin, kind: .send)
+                == "\(b):0,\(a.lowercased()):1"
+        )
+        for bad in ["\(a)", "\(a):-1", "\(a):01", "xyz:0", "\(a):0,", "\(a.dropLast()):0"] {
+            #expect(throws: LedgerError.self, "\(bad)") {
+                try rule.validated(bad, key: "spends", chain: bitcoin, kind: .send)
+            }
+        }
+        #expect(
+            throws: LedgerError.invalidInput(field: "spends", reason: "only a bitcoin-like transaction spends outputs")
+        ) {
+            try rule.validated("\(a):0", key: "spends", chain: Fixture.ethereum, kind: .send)
+        }
+        let many = (0...ExtraFactRule.maxOutpoints).map { "\(a):\($0)" }.joined(separator: ",")
+        #expect(throws: LedgerError.self) { try rule.validated(many, key: "spends", chain: bitcoin, kind: .send) }
     }
 
     @Test func replacesIsAHashOfTheChainKeptInItsCanonicalForm() throws {
@@ -43,7 +67,7 @@ struct ExtraFactTests {
         #expect(
             throws: LedgerError.invalidInput(
                 field: "replace",
-                reason: "is not a fact this version knows (extra facts: replaces)"
+                reason: "is not a fact this version knows (extra facts: replaces, spends)"
             )
         ) {
             try TransactionFacts(

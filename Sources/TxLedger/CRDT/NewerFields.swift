@@ -1,7 +1,7 @@
 import Foundation
 
 /// The newer fields of one register or record, in increasing number (Specs/bundle-format.md,
-/// "Newer fields"). A field's number says whose it is: 64–999 are facts, and each block of a
+/// "Newer fields"). A field's number says whose it is: 65–999 are facts, and each block of a
 /// thousand above belongs to one register (`owner(of:)`).
 ///
 /// Their stored form, which is also their tie-break key (Specs/crdt.md, "Equal stamps"), needs
@@ -16,7 +16,7 @@ struct NewerFields: Hashable, Sendable {
 
     /// Whose a newer field is.
     enum Owner: Hashable {
-        /// The facts (numbers 64–999): they travel with the facts register.
+        /// The facts (numbers 65–999): they travel with the facts register.
         case facts
         /// The register of block `n` (numbers `1000·n` to `1000·n + 999`).
         case register(block: Int)

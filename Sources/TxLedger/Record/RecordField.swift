@@ -29,6 +29,7 @@ enum RecordField: Int, CaseIterable, Sendable {
     case inferredReason, inferredTime, inferredReplica
     case blockNumber, feePaid
     case replacedBy
+    case spends
 
     /// The field's number in a frame (from 1).
     var number: Int { rawValue }
@@ -63,7 +64,7 @@ enum RecordField: Int, CaseIterable, Sendable {
         case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce, .blockNumber:
             .integer
         case .txHash, .explorerUrl, .fiatValue, .toAddress, .amount, .feeEstimate, .memo, .fromAmount, .toAmount,
-            .minPayout, .message, .signature, .note, .replaces, .inferredReason, .feePaid, .replacedBy:
+            .minPayout, .message, .signature, .note, .replaces, .inferredReason, .feePaid, .replacedBy, .spends:
             .text
         case .confirmedAtMs, .lastCheckedAtMs: .sinceTimestamp
         case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime, .inferredTime: .stampTime
@@ -105,6 +106,7 @@ enum RecordField: Int, CaseIterable, Sendable {
     var extraFact: ExtraFactRule? {
         switch self {
         case .replaces: .transactionHash
+        case .spends: .outpoints
         default: nil
         }
     }

@@ -12,9 +12,10 @@ public enum ChainStatus: Hashable, Sendable {
     /// (height, slot) and `feePaid` the fee in the chain's native unit, where the provider
     /// read them.
     case confirmed(at: Date?, block: UInt64? = nil, feePaid: DecimalAmount? = nil)
-    /// Final and unsuccessful, observed (proof): reverted, refunded, an error code; with the
-    /// block and the fee paid where the provider read them.
-    case failed(reason: String, block: UInt64? = nil, feePaid: DecimalAmount? = nil)
+    /// Final and unsuccessful, observed (proof): reverted, refunded, an error code, replaced by
+    /// a confirmed transaction; with the block, the fee paid and the replacing transaction's
+    /// hash where the provider read them.
+    case failed(reason: String, block: UInt64? = nil, feePaid: DecimalAmount? = nil, replacedBy: String? = nil)
     /// Failed by inference: dropped or replaced, because another transaction used the sender's
     /// nonce. Shown only while nothing is proven; any later proof overturns it.
     case inferredFailure(reason: String)
@@ -30,9 +31,11 @@ public enum ChainStatus: Hashable, Sendable {
             case .pending: return .pending
             case let .confirmed(at, block, feePaid):
                 return try Self.checked(.confirmed(at: at, block: block, feePaid: feePaid))
-            case let .failed(reason, block, feePaid):
+            case let .failed(reason, block, feePaid, replacedBy):
                 // A storable reason (at most 4000 bytes, no control characters) always fits.
-                return try Self.checked(.failed(reason: Self.storable(reason), block: block, feePaid: feePaid))
+                return try Self.checked(
+                    .failed(reason: Self.storable(reason), block: block, feePaid: feePaid, replacedBy: replacedBy)
+                )
             case let .inferredFailure(reason):
                 return .inferredFailure(reason: Self.storable(reason))
             }

@@ -29,6 +29,13 @@ struct CommonRecordOptions: ParsableArguments {
         )
     )
     var replaces: String?
+    @Option(
+        help: ArgumentHelp(
+            "An output this bitcoin-like transaction spends, to detect a replacement by fee; repeatable.",
+            valueName: "txid:vout"
+        )
+    )
+    var spends: [String] = []
 
     func facts(hash: String?, nonce: UInt64? = nil, details: TransactionDetails) throws -> TransactionFacts {
         try TransactionFacts(
@@ -50,6 +57,7 @@ struct CommonRecordOptions: ParsableArguments {
     private func extras() throws -> [String: String] {
         var extras: [String: String] = [:]
         if let replaces { extras["replaces"] = replaces }
+        if !spends.isEmpty { extras["spends"] = spends.joined(separator: ",") }
         for fact in extraFacts {
             guard let equals = fact.firstIndex(of: "="), extras[String(fact[..<equals])] == nil else {
                 throw ValidationError("--fact takes KEY=VALUE, each key once: '\(fact.prefix(60))'")
