@@ -25,6 +25,8 @@ case "${1:-}" in
 esac
 
 bash scripts/setup-system.sh
+# A real EVM (eth-tester in .build/evm) for the speed-up test; skipped where it cannot be had.
+bash scripts/setup-evm.sh
 # The code's formatting (.swift-format, swift-nio's configuration): any finding fails the run.
 # `swift format format -i -r Sources Tests Package.swift` fixes most of them.
 swift format lint --strict -r Sources Tests Package.swift

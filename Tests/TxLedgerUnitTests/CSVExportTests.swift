@@ -53,7 +53,7 @@ struct CSVExportTests {
 
         let rows = try await parse(path)
         #expect(rows.first == HistoryCSV.columns)
-        #expect(rows.first?.count == 30 && rows.first?.last == "replaces")
+        #expect(rows.first?.count == 31 && rows.first?.suffix(2) == ["replaces", "spends"])
         let table = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
         #expect(table.map { $0["id"] } == [send, swap, formula, signature].map(\.id.rawValue), "oldest first")
 
