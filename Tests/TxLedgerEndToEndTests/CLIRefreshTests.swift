@@ -69,6 +69,10 @@ struct CLIRefreshTests {
         #expect(object["changed"]?.map { $0["id"] as? String } == [evm.id.rawValue])
         #expect(object["changed"]?.first?["status"] as? String == "failed")
         #expect(object["changed"]?.first?["previousStatus"] as? String == "pending")
+        // The reverted receipt's block (0x1b4) and gas (1244 at 20 gwei), proven.
+        #expect(object["changed"]?.first?["blockNumber"] as? Int == 436)
+        #expect(object["changed"]?.first?["feePaid"] as? String == "0.00002488")
+        #expect(object["changed"]?.first?["statusEvidence"] as? String == "proof")
         #expect(object["stillPending"]?.map { $0["id"] as? String } == [bitcoin.id.rawValue])
         #expect(object["notChecked"]?.map { $0["problem"] as? String } == ["no_endpoint"])
     }

@@ -50,6 +50,7 @@ struct ReplacementTests {
         // One story: the original is folded under its speed-up, and a filter shows it.
         let listed = try await test.ledger.list(HistoryFilter(vault: "vault-1"), limit: 10).items
         #expect(listed.map(\.id) == [speedUp.id])
+        #expect(try await test.ledger.tabCounts(HistoryFilter(vault: "vault-1")).overview == 1)
         var all = HistoryFilter(vault: "vault-1")
         all.includeReplaced = true
         #expect(try await test.ledger.list(all, limit: 10).items.map(\.id) == [speedUp.id, original.id])

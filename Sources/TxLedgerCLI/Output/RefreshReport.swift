@@ -12,6 +12,11 @@ struct RefreshReport: Encodable {
         let status: String
         let confirmedAt: String?
         let failureReason: String?
+        let blockNumber: UInt64?
+        let feePaid: String?
+        let replacedBy: String?
+        /// `proof` or `inference`, for a confirmed or failed record.
+        let statusEvidence: String?
         /// For records not checked: a `StatusCheckError.code` and its description.
         let problem: String?
         let detail: String?
@@ -26,6 +31,10 @@ struct RefreshReport: Encodable {
             status = r.status.rawValue
             confirmedAt = r.confirmedAt.map(ISO8601.string(from:))
             failureReason = r.failureReason
+            blockNumber = r.blockNumber
+            feePaid = r.feePaid?.string
+            replacedBy = r.replacedBy
+            statusEvidence = r.statusEvidence?.rawValue
             if case let .notChecked(error) = result.outcome {
                 problem = error.code
                 detail = error.description
@@ -53,7 +62,7 @@ struct RefreshReport: Encodable {
             let detail =
                 e.status == "confirmed"
                 ? (e.confirmedAt.map { "confirmed at \($0)" } ?? "confirmed")
-                : (e.failureReason ?? e.status)
+                : (e.statusEvidence == "inference" ? "inferred: " : "") + (e.failureReason ?? e.status)
             return row(e, e.status, "was \(e.previousStatus); \(detail)")
         }
         if includingPending { lines += stillPending.map { row($0, $0.status, "still \($0.status)") } }
