@@ -116,7 +116,11 @@ enum RecordField: Int, CaseIterable, Sendable {
 
     /// The field's key in a record's JSON and in `TransactionFacts.extras`: the case name
     /// (`replaces`), where `name` is the spec's snake case.
-    var key: String { String(describing: self) }
+    var key: String { Self.keys[rawValue - 1] }
+
+    /// Built once: `String(describing:)` of a case goes through reflection, and hot paths ask
+    /// for keys of every record (`replaces`, the extra facts).
+    private static let keys = allCases.map { String(describing: $0) }
 
     /// Whether the field is a fact (written once with the record, under the facts stamp).
     var isFact: Bool { register == .facts && self != .factsTime && self != .factsReplica }
