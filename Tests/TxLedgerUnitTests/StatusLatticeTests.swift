@@ -52,10 +52,10 @@ struct StatusLatticeTests {
             if let proof = proofs.max(by: { $0.stamp < $1.stamp }) {
                 #expect(joined.evidence == .proof)
                 #expect(joined.status == proof.value.status)
-                #expect(joined.failureReason == proof.value.failureReason)
+                #expect(joined.update.failureReason == proof.value.failureReason)
             } else if let inferred = [a.inferred, b.inferred].compactMap({ $0 }).max(by: { $0.stamp < $1.stamp }) {
                 #expect(joined.evidence == .inference && joined.status == .failed)
-                #expect(joined.failureReason == inferred.value)
+                #expect(joined.update.failureReason == inferred.value)
             } else {
                 #expect(joined.evidence == nil && !joined.status.isTerminal)
             }
@@ -98,7 +98,7 @@ struct StatusLatticeTests {
         ).get()
         #expect(inferred.status == .failed && inferred.evidence == .inference)
         for joined in [proven.joined(with: inferred), inferred.joined(with: proven)] {
-            #expect(joined.status == .confirmed && joined.evidence == .proof && joined.failureReason == nil)
+            #expect(joined.status == .confirmed && joined.evidence == .proof && joined.update.failureReason == nil)
             #expect(joined.terminal?.value.blockNumber == 7 && joined.terminal?.value.feePaid?.string == "0.000021")
         }
         let stamp = Stamp(millis: 30, replica: ReplicaID(rawValue: 1))

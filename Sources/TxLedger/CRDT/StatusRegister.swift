@@ -33,9 +33,20 @@ struct StatusRegister: Hashable, Sendable {
         terminal != nil ? .proof : inferred != nil ? .inference : nil
     }
 
-    /// The reason the visible failure gives, proven or inferred.
-    var failureReason: String? {
-        terminal.map(\.value.failureReason) ?? inferred?.value
+    /// The visible status with its metadata, as the update that would set it.
+    var update: StatusUpdate {
+        if let outcome = terminal?.value {
+            return StatusUpdate(
+                checked: outcome.status,
+                confirmedAt: outcome.confirmedAt,
+                failureReason: outcome.failureReason,
+                blockNumber: outcome.blockNumber,
+                feePaid: outcome.feePaid,
+                replacedBy: outcome.replacedBy
+            )
+        }
+        if let inferred { return StatusUpdate(checked: .failed, failureReason: inferred.value, evidence: .inference) }
+        return pending == nil ? .broadcasted : .pending
     }
 
     /// The stamps a status write replaces (a new write is stamped after each).

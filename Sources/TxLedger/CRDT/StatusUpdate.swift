@@ -71,7 +71,8 @@ public struct StatusUpdate: Hashable, Sendable {
         )
     }
 
-    private init(
+    /// An update whose values are already checked (read from a register, or made here).
+    init(
         checked status: TransactionStatus,
         confirmedAt: Date? = nil,
         failureReason: String? = nil,
@@ -90,6 +91,9 @@ public struct StatusUpdate: Hashable, Sendable {
     }
 
     public static let pending = StatusUpdate(checked: .pending)
+
+    /// No status moved yet: what a new record carries without one.
+    static let broadcasted = StatusUpdate(checked: .broadcasted)
 
     /// Confirmed, proven, at the block's time, in the block, with the fee paid, where known.
     public static func confirmed(

@@ -8,19 +8,22 @@ import Foundation
 @dynamicMemberLookup
 public struct TransactionRecord: Hashable, Sendable, Identifiable {
     public let facts: TransactionFacts
-    public let status: TransactionStatus
-    public let confirmedAt: Date?
-    public let failureReason: String?
+    /// The status and its metadata, as the update that would set them (what `record(_:)`
+    /// applies).
+    let statusUpdate: StatusUpdate
+    public var status: TransactionStatus { statusUpdate.status }
+    public var confirmedAt: Date? { statusUpdate.confirmedAt }
+    public var failureReason: String? { statusUpdate.failureReason }
     /// The block (height, slot) that holds the transaction, where a proven status said.
-    public let blockNumber: UInt64?
+    public var blockNumber: UInt64? { statusUpdate.blockNumber }
     /// The fee the transaction paid, in the chain's native unit, where a proven status said.
-    public let feePaid: DecimalAmount?
+    public var feePaid: DecimalAmount? { statusUpdate.feePaid }
     /// The hash of the transaction that took this one's place: the speed-up or cancel that
     /// confirmed, or the original that confirmed before this replacement (a failed record).
-    public let replacedBy: String?
+    public var replacedBy: String? { statusUpdate.replacedBy }
     /// How a confirmed or failed status was learned; `nil` while the status is not terminal.
     /// An inferred failure ("dropped or replaced") is overturned by any proof.
-    public let statusEvidence: StatusEvidence?
+    public var statusEvidence: StatusEvidence? { status.isTerminal ? statusUpdate.evidence : nil }
     /// When a status provider last checked this transaction.
     public private(set) var lastCheckedAt: Date?
     public let note: String?
@@ -44,15 +47,8 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         labels: [String] = [],
         hidden: Bool = false
     ) throws {
-        let status = try status?.validated(for: facts.chain)
         self.facts = facts
-        self.status = status?.status ?? .broadcasted
-        self.confirmedAt = status?.confirmedAt
-        self.failureReason = status?.failureReason
-        self.blockNumber = status?.blockNumber
-        self.feePaid = status?.feePaid
-        self.replacedBy = status?.replacedBy
-        self.statusEvidence = status.flatMap { $0.status.isTerminal ? $0.evidence : nil }
+        self.statusUpdate = try status?.validated(for: facts.chain) ?? .broadcasted
         self.lastCheckedAt = try lastCheckedAt.map {
             Date(millis: try Date.validatedMillis($0, field: "lastCheckedAt"))
         }
@@ -63,13 +59,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
 
     init(state: RecordState) {
         facts = state.facts.value
-        status = state.status.status
-        confirmedAt = state.status.terminal?.value.confirmedAt
-        failureReason = state.status.failureReason
-        blockNumber = state.status.terminal?.value.blockNumber
-        feePaid = state.status.terminal?.value.feePaid
-        replacedBy = state.status.terminal?.value.replacedBy
-        statusEvidence = state.status.evidence
+        statusUpdate = state.status.update
         lastCheckedAt = state.lastCheckedAt
         note = state.note?.value
         labels = state.labels?.value ?? []
@@ -82,20 +72,6 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         var shown = self
         shown.lastCheckedAt = nil
         return shown
-    }
-
-    /// The status part of this record as an update (what `record(_:)` applies).
-    var statusUpdate: StatusUpdate {
-        // Built from a validated record, so it cannot fail.
-        try! StatusUpdate(
-            status,
-            confirmedAt: confirmedAt,
-            failureReason: failureReason,
-            blockNumber: blockNumber,
-            feePaid: feePaid,
-            replacedBy: replacedBy,
-            evidence: statusEvidence ?? .proof
-        )
     }
 
     static let maxLabels = 32
