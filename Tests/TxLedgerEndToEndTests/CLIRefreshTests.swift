@@ -122,6 +122,29 @@ struct CLIRefreshTests {
         #expect(try await test.ledger.transaction(id: evm.id)?.status == .pending)
     }
 
+    /// `--confirmations` per chain: a receipt two blocks deep stays pending where three are
+    /// asked, and confirms where the default (1) holds; a count below 1 is refused.
+    @Test func confirmationsAreAskedPerChain() async throws {
+        let hash = evm.txHash!
+        let rpc = try await ChainServer.start { request in
+            switch request.rpcMethod {
+            case "eth_getBlockByNumber": .rpcResult(ChainResponses.block)
+            case "eth_blockNumber": .rpcResult("\"0x1b5\"")
+            default: .rpcResult(ChainResponses.receipt(hash, status: "0x1"))
+            }
+        }
+        defer { Task { await rpc.stop() } }
+        let endpoint = "ethereum=\(rpc.url.absoluteString)"
+        let refresh = ["refresh", "--vault", "vault-1", "--timeout", "30", "--endpoint", endpoint]
+        let deep = try await cli.run(refresh + ["--confirmations", "1", "--confirmations", "eth=3"])
+        #expect(deep.status == 0, "\(deep.stderr)")
+        #expect(try await test.ledger.transaction(id: evm.id)?.status == .pending)
+        let bad = try await cli.run(refresh + ["--dropped-after", "0"])
+        #expect(bad.status == 65 && bad.stderr.contains("--dropped-after"))
+        #expect(try await cli.run(refresh).status == 0)
+        #expect(try await test.ledger.transaction(id: evm.id)?.status == .confirmed)
+    }
+
     @Test func recordTakesAnEVMNonce() async throws {
         let cli = CLI(db: test.directory.path("other.sqlite"))
         let send = [

@@ -32,6 +32,20 @@ struct RefreshCommand: LedgerCommand {
     @Flag(help: "JSON for scripts (with --watch: one line per pass).") var json = false
     @Option(help: "Seconds before a request counts as timed out.") var timeout: Double = 10
     @Option(help: "Checks in flight at once, overall and per endpoint.") var maxInFlight: Int = 5
+    @Option(
+        help: ArgumentHelp(
+            "Blocks deep a receipt must be before it confirms: N for every chain or CHAIN=N; repeatable (default 1).",
+            valueName: "[chain=]n"
+        )
+    )
+    var confirmations: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "Blocks a nonce must have been used by another transaction before a drop is inferred: N or CHAIN=N; repeatable (default 3).",
+            valueName: "[chain=]n"
+        )
+    )
+    var droppedAfter: [String] = []
 
     func validate() throws {
         if endpoints.isEmpty && endpointsFile == nil {
@@ -68,7 +82,42 @@ struct RefreshCommand: LedgerCommand {
             try configuration.addEndpoints(fileContents: text)
         }
         for endpoint in endpoints { try configuration.addEndpoint(parsing: endpoint) }
+        try set(\.confirmations, from: confirmations, option: "--confirmations", in: &configuration)
+        try set(\.droppedAfterBlocks, from: droppedAfter, option: "--dropped-after", in: &configuration)
         return configuration
+    }
+
+    /// Applies `N` (every chain) and `CHAIN=N` values to one figure of the evidence policies:
+    /// the values for every chain first, so that a chain's own policy starts from them.
+    private func set(
+        _ figure: WritableKeyPath<EvidencePolicy, Int>,
+        from values: [String],
+        option: String,
+        in configuration: inout RefreshConfiguration
+    ) throws {
+        func blocks(_ text: some StringProtocol) throws -> Int {
+            guard let n = Int(text), n >= 1 else {
+                throw LedgerError.invalidInput(
+                    field: option,
+                    reason: "'\(text.prefix(20))' is not a number of blocks (1 or more)"
+                )
+            }
+            return n
+        }
+        for value in values where !value.contains("=") {
+            let n = try blocks(value)
+            configuration.evidence[keyPath: figure] = n
+            for chain in configuration.evidenceByChain.keys {
+                configuration.evidenceByChain[chain]?[keyPath: figure] = n
+            }
+        }
+        for value in values {
+            guard let equals = value.firstIndex(of: "=") else { continue }
+            let chain = try Chain(parsing: value[..<equals].trimmingCharacters(in: .whitespaces)).id
+            var policy = configuration.evidenceByChain[chain] ?? configuration.evidence
+            policy[keyPath: figure] = try blocks(value[value.index(after: equals)...])
+            configuration.evidenceByChain[chain] = policy
+        }
     }
 
     /// Prints a pass: in full for one pass; with --watch only changes and problems, flushed at
