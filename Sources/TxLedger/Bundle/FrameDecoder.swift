@@ -58,13 +58,15 @@ struct FrameDecoder {
     mutating func record(_ frame: [UInt8], vault: String, index: Int) throws -> RecordState {
         let fields = try fields(frame, vault: vault, index: index)
         try FrameShape.check(fields, record: index)
-        let record: RecordState
+        var record: RecordState
         do {
             record = try RecordState(fields: fields)
         } catch let error as LedgerError {
             throw BundleError.malformedContent("record \(index): \(error.localizedDescription)")
         }
         try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
+        // Formats before 4 know no evidence: an inference of theirs is one (crdt.md).
+        if version < 4 { record = record.withOlderInference }
         return record
     }
 

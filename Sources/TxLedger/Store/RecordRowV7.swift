@@ -30,7 +30,8 @@ enum RecordRowV7 {
                 values.newer = try NewerFields(storedBytes: Array(newer))
             }
             do {
-                try store.write(try RecordState(fields: values), changeSeq: row[1])
+                // Schema v7 knows no evidence: an inference of its version is one (crdt.md).
+                try store.write(try RecordState(fields: values).withOlderInference, changeSeq: row[1])
             } catch let error as LedgerError {
                 throw LedgerError.unreadableDatabase(
                     path: db.description,
