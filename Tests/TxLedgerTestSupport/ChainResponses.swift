@@ -84,9 +84,17 @@ enum ChainResponses {
 
     // MARK: - Cosmos SDK
 
-    static func cosmosTx(_ hash: String, code: Int, rawLog: String, codespace: String = "") -> String {
+    /// A transaction that paid `fee` (the `auth_info.fee.amount` coins, JSON).
+    static func cosmosTx(
+        _ hash: String,
+        code: Int,
+        rawLog: String,
+        codespace: String = "",
+        fee: String = #"[{"denom":"uatom","amount":"5000"}]"#
+    ) -> String {
         """
-        {"tx":{"body":{"messages":[{"@type":"/cosmos.bank.v1beta1.MsgSend"}],"memo":""},"auth_info":{},"signatures":[]},\
+        {"tx":{"body":{"messages":[{"@type":"/cosmos.bank.v1beta1.MsgSend"}],"memo":""},\
+        "auth_info":{"fee":{"amount":\(fee),"gas_limit":"200000"}},"signatures":[]},\
         "tx_response":{"height":"20512345","txhash":"\(hash)","codespace":"\(codespace)","code":\(code),"data":"",\
         "raw_log":"\(rawLog)","logs":[],"info":"","gas_wanted":"200000","gas_used":"81234","tx":null,\
         "timestamp":"2024-05-01T10:00:00Z","events":[]}}

@@ -178,8 +178,29 @@ import Testing
             #expect(result.record.failureReason == reason)
             #expect(result.record.confirmedAt == confirmedAt)
             #expect(result.record.blockNumber == (status == 200 ? 20_512_345 : nil))
-            #expect(result.record.feePaid == nil)
+            // 5000 uatom, paid whether the transaction succeeded or not.
+            #expect(result.record.feePaid?.string == (status == 200 ? "0.005" : nil))
             #expect(requests.map(\.path) == ["/cosmos/tx/v1beta1/txs/\(hash)"])
+        }
+    }
+
+    @Test func aCosmosFeeIsKeptOnlyInTheChainsNativeDenomination() async throws {
+        let hash = Fixture.hex(1, digits: 64).uppercased()
+        let cases: [(String, String?)] = [
+            (#"[{"denom":"uatom","amount":"5000"}]"#, "0.005"),
+            (
+                #"[{"denom":"ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2","amount":"5000"}]"#,
+                nil
+            ),
+            (#"[{"denom":"uatom","amount":"5000"},{"denom":"uosmo","amount":"1"}]"#, nil),
+            ("[]", nil),
+        ]
+        for (fee, expected) in cases {
+            let (result, _) = try await Self.refresh(try StatusFixture.cosmosSend(), key: "cosmos") { _ in
+                .http(200, ChainResponses.cosmosTx(hash, code: 0, rawLog: "", fee: fee))
+            }
+            #expect(result.record.status == .confirmed)
+            #expect(result.record.feePaid?.string == expected, "\(fee)")
         }
     }
 
