@@ -74,6 +74,23 @@ struct StoredFrameTablesTests {
         #expect(try await test.ledger.list(HistoryFilter(tokens: ["dai"]), limit: 100).items.count == 10)
     }
 
+    /// A stored frame leaves `timestamp_ms` to its row's `time`, and one that carries it is
+    /// refused.
+    @Test func theTimestampIsTheRowsTimeNotTheFrames() async throws {
+        let test = try await TestLedger()
+        let record = try send(1, symbol: "USDC")
+        _ = try await test.ledger.record(record)
+        let row = try await stored(record.id, in: test.ledger)
+        #expect(try raw(.timestampMs, of: row.frame) == nil)
+        #expect(try await test.ledger.transaction(id: record.id)?.timestamp == record.timestamp)
+
+        // Field 3 (`timestamp_ms`, wire type 0) as a frame's first field.
+        var decoder = FrameDecoder(stored: FrameTables(), timestamp: 5)
+        #expect(throws: BundleError.malformedContent("record 0: a stored frame has no timestamp_ms (its row's time)")) {
+            try decoder.fields([3 << 3, 0x02], vault: "v", index: 0)
+        }
+    }
+
     /// A transaction that added entries and then failed leaves no entry behind, so the next
     /// one numbers its own entries from the same place and reads them back as they are.
     @Test func aRolledBackWriteLeavesTheTablesAsTheyWere() async throws {

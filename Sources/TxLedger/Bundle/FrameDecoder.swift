@@ -1,7 +1,8 @@
 /// Decodes record frames (Specs/bundle-format.md, "Record frames") in one payload's format,
 /// with the tables its frames share: the texts and replica ids written once. A bundle's payload
 /// has one decoder for its header and all its frames (its origin is replica 0); a ledger
-/// file's stored frames refer to the file's tables (`init(stored:)`). Everything is checked as
+/// file's stored frames refer to the file's tables and take `timestamp_ms` from their row
+/// (`init(stored:timestamp:)`). Everything is checked as
 /// `PayloadDecoder` says; any deviation is `BundleError.malformedContent`.
 struct FrameDecoder {
     /// Where the frames come from: a payload, which introduces its tables' entries; a ledger
@@ -18,6 +19,8 @@ struct FrameDecoder {
 
     let version: UInt8
     private let source: Source
+    /// A stored frame's `timestamp_ms`, which its row's `time` holds instead of the frame.
+    private var storedTimestamp: Int64?
     private var sharedTexts = SharedTextTable()
     private var replicas: [ReplicaID] = []
     /// The replica table's entries, to refuse one introduced twice in constant time.
@@ -33,17 +36,20 @@ struct FrameDecoder {
         }
     }
 
-    /// A decoder for frames stored in a ledger file whose tables are `tables`.
-    init(stored tables: FrameTables) {
+    /// A decoder for a frame stored in a ledger file whose tables are `tables`, in a row whose
+    /// `time` is `timestamp` (the frame leaves `timestamp_ms` out).
+    init(stored tables: FrameTables, timestamp: Int64) {
         version = BundleHeader.currentVersion
         source = .stored
+        storedTimestamp = timestamp
         sharedTexts = tables.texts
         replicas = tables.replicas
     }
 
-    /// A decoder for stored frames without their file's tables: a shared text that refers to
-    /// the table reads as `.integer(reference)` (the entry's `num` in `frame_text`), replicas
-    /// as placeholders. Only for reading a known text field (`record_text`).
+    /// A decoder for stored frames without their file's tables nor their row: a shared text
+    /// that refers to the table reads as `.integer(reference)` (the entry's `num` in
+    /// `frame_text`), replicas as placeholders, and times as if `timestamp_ms` were 0. Only for
+    /// reading a known text field (`record_text`).
     static func storedUnresolved() -> FrameDecoder {
         FrameDecoder(version: BundleHeader.currentVersion, source: .storedUnresolved)
     }
@@ -77,6 +83,15 @@ struct FrameDecoder {
         var fields = RecordFields(vault: vault)
         var last = 0
         var bases = FrameTimeBases()
+        switch source {
+        case .payload: break
+        case .stored:
+            if let storedTimestamp {
+                bases.pass(RecordField.timestampMs.number, value: storedTimestamp)
+                fields[.timestampMs] = .integer(storedTimestamp)
+            }
+        case .storedUnresolved: bases.pass(RecordField.timestampMs.number, value: 0)
+        }
         var newer: [NewerField] = []
         while !frame.isAtEnd {
             let (number, wire) = try readTag(from: &frame, after: last, record: index)
@@ -105,6 +120,11 @@ struct FrameDecoder {
             }
             switch encoding {
             case .integer:
+                if field == .timestampMs && source != .payload {
+                    throw BundleError.malformedContent(
+                        "record \(index): a stored frame has no timestamp_ms (its row's time)"
+                    )
+                }
                 let integer = try frame.readSVarint()
                 bases.pass(number, value: integer)
                 fields[field] = .integer(integer)

@@ -1,7 +1,8 @@
 /// Encodes record frames (Specs/bundle-format.md, "Record frames") in format 4, with the
 /// tables its frames share: repeated texts (`SharedTextTable`) and replica ids are written once.
 /// A bundle's payload has one encoder for its header and all its frames (its origin is replica
-/// 0); a ledger file's stored frames refer to the file's tables (`init(stored:)`).
+/// 0); a ledger file's stored frames refer to the file's tables (`init(stored:)`) and leave out
+/// `timestamp_ms`, which their row's `time` holds.
 struct FrameEncoder {
     private var replicaIndex: [Int64: UInt64] = [:]
     private var sharedTexts = SharedTextTable()
@@ -57,6 +58,10 @@ struct FrameEncoder {
         for field in RecordField.all {
             guard let value = fields[field] else { continue }
             let number = field.number
+            if stored && field == .timestampMs {
+                if case let .integer(millis) = value { bases.pass(number, value: millis) }
+                continue
+            }
             tag(number, field.encoding.wireType)
             switch (field.encoding, value) {
             case let (.integer, .integer(integer)): frame.appendSVarint(integer)

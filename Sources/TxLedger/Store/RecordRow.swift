@@ -14,7 +14,7 @@ enum RecordRow {
     static let registerColumns = ["status", "hidden", "erased", "change_seq", "state"]
 
     /// `SELECT` list that `decode` reads, from `source`.
-    static let selection = "record.id, vault.id, record.state"
+    static let selection = "record.id, vault.id, record.state, record.time"
     static let source = "record JOIN vault ON vault.num = record.vault"
     /// The condition a visible record meets: its facts are later than its vault's watermark.
     static let isVisible = "record.erased = 0"
@@ -94,10 +94,12 @@ enum RecordRow {
         func malformed(_ reason: String) -> LedgerError {
             .unreadableDatabase(path: path, reason: "record \(id?.rawValue ?? "?") is malformed (\(reason))")
         }
-        guard let vault = String.fromDatabaseValue(row[1]), let frame = blob(row[2]) else {
-            throw malformed("its vault or state is not of its type")
+        guard let vault = String.fromDatabaseValue(row[1]), let frame = blob(row[2]),
+            let time = Int64.fromDatabaseValue(row[3])
+        else {
+            throw malformed("its vault, state or time is not of its type")
         }
-        var decoder = FrameDecoder(stored: tables)
+        var decoder = FrameDecoder(stored: tables, timestamp: time)
         let state: RecordState
         do {
             state = try decoder.record(Array(frame), vault: vault, index: 0)
