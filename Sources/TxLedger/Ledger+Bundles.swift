@@ -76,8 +76,8 @@ extension Ledger {
             var encoder = PayloadEncoder()
             encoder.encode(header)
             var count = 0
-            try store.forEachStored(vault: vault, changedAfter: header.since) { record in
-                encoder.encode(record)
+            try store.forEachStoredFrame(vault: vault, changedAfter: header.since) { frame, time, tables in
+                try encoder.encode(stored: frame, timestamp: time, tables: tables)
                 count += 1
                 if encoder.bytes.count >= BundleWriter.chunkSize {
                     try writer.write(encoder.bytes)

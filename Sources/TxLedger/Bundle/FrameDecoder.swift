@@ -171,16 +171,8 @@ struct FrameDecoder {
     mutating func readReplica(from source: inout some PayloadSource) throws -> ReplicaID {
         switch self.source {
         case .payload: break
-        case .stored, .storedUnresolved:
-            let index = try source.readCount(limit: Self.maxReplicas, "a replica reference")
-            if index == Self.maxReplicas { return try Self.replica(try source.readID64()) }
-            guard self.source == .stored else { return ReplicaID(rawValue: 0) }
-            guard index < replicas.count else {
-                throw BundleError.malformedContent(
-                    "replica \(index) is not in the file's table of \(replicas.count)"
-                )
-            }
-            return replicas[index]
+        case .stored: return try Self.storedReplica(from: &source, table: replicas)
+        case .storedUnresolved: return try Self.storedReplica(from: &source, table: nil)
         }
         let index = try source.readCount(limit: replicas.count, "a replica reference")
         guard index == replicas.count else { return replicas[index] }
@@ -193,6 +185,18 @@ struct FrameDecoder {
         }
         replicas.append(replica)
         return replica
+    }
+
+    /// A stored frame's replica reference to the file's table `table` (`nil`: not at hand,
+    /// read as a placeholder), or its id when the table was full.
+    static func storedReplica(from source: inout some PayloadSource, table: [ReplicaID]?) throws -> ReplicaID {
+        let index = try source.readCount(limit: maxReplicas, "a replica reference")
+        if index == maxReplicas { return try replica(try source.readID64()) }
+        guard let table else { return ReplicaID(rawValue: 0) }
+        guard index < table.count else {
+            throw BundleError.malformedContent("replica \(index) is not in the file's table of \(table.count)")
+        }
+        return table[index]
     }
 
     static func replica(_ raw: UInt64) throws -> ReplicaID {
@@ -217,6 +221,17 @@ struct FrameDecoder {
             }
             return (number, nil)
         }
+        return try Self.readTag(from: &frame, after: last, record: index)
+    }
+
+    /// A format 4 tag: the next field's number and its wire type.
+    static func readTag(
+        from frame: inout FrameBytes,
+        after last: Int,
+        record index: Int
+    ) throws -> (
+        number: Int, wire: WireType
+    ) {
         let tag = try frame.readUVarint()
         let step = tag >> 3
         guard step > 0, step <= UInt64(NewerFields.numbers.upperBound - last) else {

@@ -10,6 +10,9 @@ struct FrameEncoder {
     private let stored: Bool
     /// The entries that stored frames added to the file's tables, in order, until taken.
     private var added: (texts: [String], replicas: [ReplicaID]) = ([], [])
+    /// For transcoding stored frames: the index in this payload's table of each entry of the
+    /// file's table of texts (by the entry's index), once written; `nil` before.
+    private var payloadIndexOfStoredText: [Int?] = []
 
     /// An encoder for a payload, whose replica table starts with `origin`.
     init(origin: ReplicaID? = nil) {
@@ -90,6 +93,92 @@ struct FrameEncoder {
             }
         }
         return frame
+    }
+
+    /// The frame that `frame(_:)` gives for the record stored as `stored` in a ledger file whose
+    /// tables are `tables`, in a row whose `time` is `timestamp`, made without decoding the
+    /// record (Specs/schema.md, "Exporting stored frames"): every value is copied as stored
+    /// but for shared texts and replicas, written as this payload's tables refer to them, and
+    /// `timestamp_ms`, put back in its place. The frame's structure is checked (its tags, wire
+    /// types, lengths and references); its values are the reader's to validate, as it
+    /// validates every frame.
+    /// - Throws: `BundleError.malformedContent` if `stored` is not a well-formed stored frame.
+    mutating func frame(transcoding stored: [UInt8], timestamp: Int64, tables: FrameTables) throws -> [UInt8] {
+        precondition(!self.stored, "a payload's encoder transcodes stored frames")
+        var source = FrameBytes(stored)
+        var frame: [UInt8] = []
+        frame.reserveCapacity(stored.count + 16)
+        var previous = 0
+        func tag(_ number: Int, _ wire: WireType) {
+            frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
+            previous = number
+        }
+        let timestampField = RecordField.timestampMs.number
+        func appendTimestamp() {
+            tag(timestampField, .varint)
+            frame.appendSVarint(timestamp)
+        }
+        var last = 0
+        while !source.isAtEnd {
+            let (number, wire) = try FrameDecoder.readTag(from: &source, after: last, record: 0)
+            last = number
+            if let field = RecordField(number: number), field == .timestampMs || field.encoding.wireType != wire {
+                throw BundleError.malformedContent(
+                    "field \(number) (\(field.name)) has no place in a stored frame as wire type \(wire.rawValue)"
+                )
+            }
+            if previous < timestampField && number > timestampField { appendTimestamp() }
+            tag(number, wire)
+            switch wire {
+            case .varint: frame.appendUVarint(try source.readUVarint())
+            case .stampTime:
+                frame.appendUVarint(try source.readUVarint())
+                frame.appendUVarint(UInt64(try source.readCount(limit: 1 << Stamp.counterBits - 1, "a stamp counter")))
+            case .text:
+                let head = try source.readUVarint()
+                frame.appendUVarint(head)
+                try source.copyBytes(try Self.length(head >> 2, within: stored), to: &frame)
+            case .bytes:
+                let count = try source.readUVarint()
+                frame.appendUVarint(count)
+                try source.copyBytes(try Self.length(count, within: stored), to: &frame)
+            case .sharedText:
+                let reference = try source.readCount(limit: tables.texts.entries.count, "a shared text reference")
+                if reference == 0 {
+                    frame.appendSharedText(try source.readCompactText(limit: stored.count), table: &sharedTexts)
+                } else {
+                    appendStoredText(reference - 1, of: tables, to: &frame)
+                }
+            case .replica:
+                let replica = try FrameDecoder.storedReplica(from: &source, table: tables.replicas)
+                appendReplicaReference(replica.rawValue, to: &frame)
+            }
+        }
+        if previous < timestampField { appendTimestamp() }
+        return frame
+    }
+
+    /// A length read from a frame of `frame.count` bytes, which it cannot exceed.
+    private static func length(_ length: UInt64, within frame: [UInt8]) throws -> Int {
+        guard length <= UInt64(frame.count) else {
+            throw BundleError.malformedContent("a length \(length) exceeds its frame")
+        }
+        return Int(length)
+    }
+
+    /// Writes entry `index` of the file's table of texts as this payload's table has it,
+    /// introducing it on first use.
+    private mutating func appendStoredText(_ index: Int, of tables: FrameTables, to frame: inout [UInt8]) {
+        if index < payloadIndexOfStoredText.count, let known = payloadIndexOfStoredText[index] {
+            return frame.appendUVarint(UInt64(known) + 1)
+        }
+        let text = tables.texts.entries[index]
+        frame.appendSharedText(text, table: &sharedTexts)
+        guard let known = sharedTexts.index(of: text) else { return }
+        if index >= payloadIndexOfStoredText.count {
+            payloadIndexOfStoredText += Array(repeating: nil, count: index + 1 - payloadIndexOfStoredText.count)
+        }
+        payloadIndexOfStoredText[index] = known
     }
 
     /// A record's bases are required fields, always there before the fields that use them.

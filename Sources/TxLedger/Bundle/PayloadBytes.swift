@@ -95,6 +95,15 @@ struct FrameBytes: PayloadSource {
         defer { position += count }
         return Array(bytes[position..<position + count])
     }
+
+    /// Appends the next `count` bytes to `output`, as they are.
+    mutating func copyBytes(_ count: Int, to output: inout [UInt8]) throws {
+        guard count <= bytes.count - position else {
+            throw BundleError.malformedContent("a record frame ends inside a field")
+        }
+        output.append(contentsOf: bytes[position..<position + count])
+        position += count
+    }
 }
 
 /// The decrypted payload of a bundle, read across chunk boundaries.

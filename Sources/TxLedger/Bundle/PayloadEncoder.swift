@@ -44,6 +44,14 @@ struct PayloadEncoder {
         appendFrame(frames.frame(record))
     }
 
+    /// Writes the frame of the record stored as `frame` in a ledger file whose tables are
+    /// `tables`, in a row whose `time` is `timestamp`, without decoding the record: the same
+    /// bytes as `encode(_:)` of that record (`FrameEncoder.frame(transcoding:timestamp:tables:)`).
+    /// - Throws: `BundleError.malformedContent` if `frame` is not a well-formed stored frame.
+    mutating func encode(stored frame: [UInt8], timestamp: Int64, tables: FrameTables) throws {
+        appendFrame(try frames.frame(transcoding: frame, timestamp: timestamp, tables: tables))
+    }
+
     /// Writes one frame of `fields` as they are (tests make malformed frames with it).
     mutating func encodeFrame(_ fields: RecordFields) {
         appendFrame(frames.frame(fields))

@@ -91,9 +91,7 @@ enum RecordRow {
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
     static func decode(_ row: Row, tables: FrameTables, path: String) throws -> RecordState {
         let id = blob(row[0]).flatMap { TransactionID(bytes: $0) }
-        func malformed(_ reason: String) -> LedgerError {
-            .unreadableDatabase(path: path, reason: "record \(id?.rawValue ?? "?") is malformed (\(reason))")
-        }
+        func malformed(_ reason: String) -> LedgerError { Self.malformed(id, reason, path: path) }
         guard let vault = String.fromDatabaseValue(row[1]), let frame = blob(row[2]),
             let time = Int64.fromDatabaseValue(row[3])
         else {
@@ -110,8 +108,13 @@ enum RecordRow {
         return state
     }
 
+    /// The error of a row whose record, `id` (if its id is one), is malformed for `reason`.
+    static func malformed(_ id: TransactionID?, _ reason: String, path: String) -> LedgerError {
+        .unreadableDatabase(path: path, reason: "record \(id?.rawValue ?? "?") is malformed (\(reason))")
+    }
+
     /// The bytes of a BLOB value (not of a text, which GRDB would convert).
-    private static func blob(_ value: DatabaseValue) -> Data? {
+    static func blob(_ value: DatabaseValue) -> Data? {
         guard case let .blob(data) = value.storage else { return nil }
         return data
     }

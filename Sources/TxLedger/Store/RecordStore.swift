@@ -274,6 +274,41 @@ final class RecordStore {
         )
     }
 
+    /// Calls `body` with the stored frame and `time` of each record of `vault` changed after
+    /// `since`, in id order, and the file's tables they refer to, without decoding the records
+    /// (an export transcodes them: `PayloadEncoder.encode(stored:timestamp:tables:)`).
+    /// - Throws: `LedgerError.unreadableDatabase` for a row whose frame or time is not of its
+    ///   type, or whose frame `body` finds malformed (`BundleError.malformedContent`).
+    func forEachStoredFrame(
+        vault: String,
+        changedAfter since: Int64,
+        _ body: (_ frame: [UInt8], _ time: Int64, _ tables: FrameTables) throws -> Void
+    ) throws {
+        let tables = try frameTables()
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, state, time FROM record
+                    WHERE vault = (SELECT num FROM vault WHERE id = ?) AND change_seq > ? ORDER BY id
+                    """
+            ),
+            arguments: [vault, since]
+        )
+        while let row = try rows.next() {
+            func malformed(_ reason: String) -> LedgerError {
+                RecordRow.malformed(RecordRow.blob(row[0]).flatMap { TransactionID(bytes: $0) }, reason, path: path)
+            }
+            guard let frame = RecordRow.blob(row[1]), let time = Int64.fromDatabaseValue(row[2]) else {
+                throw malformed("its state or time is not of its type")
+            }
+            do {
+                try body(Array(frame), time, tables)
+            } catch let BundleError.malformedContent(reason) {
+                throw malformed(reason)
+            }
+        }
+    }
+
     /// How many stored states of `vault` changed after `since`.
     func countStored(vault: String, changedAfter since: Int64) throws -> Int {
         try Int.fetchOne(
