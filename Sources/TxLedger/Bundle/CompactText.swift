@@ -99,14 +99,20 @@ extension PayloadSource {
         }
         let form = CompactText.Form(rawValue: UInt8(head & 3))!  // two bits: each value is a form
         let bytes = try readBytes(Int(length))
-        let text = CompactText.text(bytes, form: form)
-        if form == .utf8, !text.utf8.elementsEqual(bytes) {
-            throw BundleError.malformedContent("a text is not valid UTF-8")
+        let text: String
+        let written: CompactText.Form
+        if form == .utf8 {
+            guard let valid = String(validating: bytes, as: UTF8.self) else {
+                throw BundleError.malformedContent("a text is not valid UTF-8")
+            }
+            text = valid
+            written = bytes.withUnsafeBufferPointer(CompactText.form(of:))
+        } else {
+            var hex = CompactText.text(bytes, form: form)
+            written = hex.withUTF8(CompactText.form(of:))
+            text = hex
         }
-        var written = text
-        guard written.withUTF8(CompactText.form(of:)) == form else {
-            throw BundleError.malformedContent("a text is not in its compact form")
-        }
+        guard written == form else { throw BundleError.malformedContent("a text is not in its compact form") }
         return text
     }
 }

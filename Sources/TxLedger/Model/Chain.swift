@@ -129,15 +129,16 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         }
         switch family {
         case .evm:
-            if hash.hasPrefix("0x"), Self.isLowerHex(hash.dropFirst(2), count: 64) { return hash }
+            if hash.hasPrefix("0x"), Self.isHex(hash.dropFirst(2), count: 64, letters: .lower) { return hash }
             let digits = hash.lowercased().hasPrefix("0x") ? String(hash.dropFirst(2)) : hash
             guard Self.isHex(digits, count: 64) else { throw fail("0x and 64 hex digits") }
             return "0x" + digits.lowercased()
         case .utxo:
-            if Self.isLowerHex(hash, count: 64) { return hash }
+            if Self.isHex(hash, count: 64, letters: .lower) { return hash }
             guard Self.isHex(hash, count: 64) else { throw fail("64 hex digits") }
             return hash.lowercased()
         case .cosmos:
+            if Self.isHex(hash, count: 64, letters: .upper) { return hash }
             let digits = hash.lowercased().hasPrefix("0x") ? String(hash.dropFirst(2)) : hash
             guard Self.isHex(digits, count: 64) else { throw fail("64 hex digits") }
             return digits.uppercased()
@@ -154,18 +155,18 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func isHex(_ s: some StringProtocol, count: Int) -> Bool {
+    /// Whether `s` is `count` hex digits whose letters are in `letters` (both cases by default).
+    /// One case only tells a hash already in its canonical form, as every stored one is: no
+    /// new text needs making.
+    private static func isHex(_ s: some StringProtocol, count: Int, letters: Letters = .both) -> Bool {
         s.utf8.count == count
             && s.utf8.allSatisfy { b in
-                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+                (b >= 0x30 && b <= 0x39) || (letters != .lower && b >= 0x41 && b <= 0x46)
+                    || (letters != .upper && b >= 0x61 && b <= 0x66)
             }
     }
 
-    /// Whether `s` is `count` hex digits in lower case only (a hash already in its canonical
-    /// form, as every stored one is: no new text needs making).
-    private static func isLowerHex(_ s: some StringProtocol, count: Int) -> Bool {
-        s.utf8.count == count && s.utf8.allSatisfy { b in (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) }
-    }
+    private enum Letters { case lower, upper, both }
 
     private static func isBase58(_ b: UInt8) -> Bool {
         // 1-9, A-Z, a-z without 0, O, I, l.

@@ -73,11 +73,21 @@ public struct DecimalAmount: Hashable, Sendable, CustomStringConvertible {
     public var description: String { string }
 
     static func isValid(_ s: String) -> Bool {
-        let bytes = Array(s.utf8)
-        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return false }
-        return parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(isDigit) }
+        guard s.utf8.count <= maxLength else { return false }
+        // One pass: digits, at most one point, and digits on each side of it.
+        var digits = 0
+        var sawPoint = false
+        for byte in s.utf8 {
+            if isDigit(byte) {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !sawPoint, digits > 0 {
+                sawPoint = true
+                digits = 0
+            } else {
+                return false
+            }
+        }
+        return digits > 0
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }

@@ -80,11 +80,12 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
     static func derive(_ domain: String, _ parts: [String]) -> TransactionID {
         var input: [UInt8] = []
         input.reserveCapacity(parts.reduce(4 + domain.utf8.count) { $0 + 4 + $1.utf8.count })
-        for part in CollectionOfOne(domain) + parts {
-            let n = UInt32(part.utf8.count)
-            for shift in [24, 16, 8, 0] { input.append(UInt8(truncatingIfNeeded: n >> shift)) }
+        func append(_ part: String) {
+            input.appendBigEndian(UInt64(part.utf8.count), width: 4)
             input.append(contentsOf: part.utf8)
         }
+        append(domain)
+        parts.forEach(append)
         // A 16-byte output always makes an id.
         return TransactionID(bytes: Sodium.genericHash(input, outputLength: 16))!
     }

@@ -36,7 +36,7 @@ extension LedgerTransaction {
         var unsettled: [TransactionID] = []
         func mergeBatch() throws {
             var stored = try store.fetchStored(ids: batch.map(\.id))
-            var merged: [TransactionID: RecordState] = [:]
+            var merged: Set<TransactionID> = []
             for incoming in batch {
                 let local = stored[incoming.id]
                 if let local, local.facts.value.vaultId != vault {
@@ -53,12 +53,12 @@ extension LedgerTransaction {
                     {
                         unsettled.append(result.id)
                     }
-                    merged[incoming.id] = result
+                    merged.insert(incoming.id)
                     stored[incoming.id] = result  // the same id again in this batch merges into this
                 }
                 report.add(merge.report)
             }
-            for id in merged.keys.sorted() { try store.save(merged[id]!) }
+            for id in merged.sorted() { try store.save(stored[id]!) }
             batch.removeAll(keepingCapacity: true)
         }
         try records { received in
