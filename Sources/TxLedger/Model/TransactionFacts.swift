@@ -4,34 +4,66 @@ import Foundation
 /// edited. Construction validates every field, normalises the transaction hash for the chain,
 /// derives the deterministic `id`, and fills in the explorer URL when the chain has one.
 public struct TransactionFacts: Hashable, Sendable {
-    public let id: TransactionID
-    public let vaultId: String
-    public let chain: Chain
+    /// The facts, shared by every copy: a record's state is copied often (a merge copies each
+    /// one several times), and a copy of the box is one reference where the facts hold about
+    /// thirty.
+    private final class Box: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private struct Values: Hashable, Sendable {
+        let id: TransactionID
+        let vaultId: String
+        let chain: Chain
+        let timestamp: Date
+        let txHash: String?
+        let explorerUrl: String?
+        let fiatValue: DecimalAmount?
+        let fromAddress: String?
+        let nonce: UInt64?
+        let app: AppMetadata?
+        let method: String?
+        let extras: [String: String]
+        let details: TransactionDetails
+    }
+
+    private let box: Box
+
+    public var id: TransactionID { box.values.id }
+    public var vaultId: String { box.values.vaultId }
+    public var chain: Chain { box.values.chain }
     /// Broadcast time, in whole milliseconds.
-    public let timestamp: Date
+    public var timestamp: Date { box.values.timestamp }
     /// The on-chain hash in the chain's canonical form; `nil` for signatures.
-    public let txHash: String?
-    public let explorerUrl: String?
+    public var txHash: String? { box.values.txHash }
+    public var explorerUrl: String? { box.values.explorerUrl }
     /// USD value at broadcast.
-    public let fiatValue: DecimalAmount?
-    public let fromAddress: String?
+    public var fiatValue: DecimalAmount? { box.values.fiatValue }
+    public var fromAddress: String? { box.values.fromAddress }
     /// The sender's nonce, for EVM transactions when the wallet knows it: with `fromAddress`
     /// it lets a status check tell a dropped or replaced transaction from a slow one.
-    public let nonce: UInt64?
-    public let app: AppMetadata?
+    public var nonce: UInt64? { box.values.nonce }
+    public var app: AppMetadata? { box.values.app }
     /// The wallet method that produced it: `eth_sendTransaction`, `wallet_sendCalls`,
     /// `personal_sign`, `eth_signTypedData_v4`, `wallet_connect_siwe`, ...
-    public let method: String?
+    public var method: String? { box.values.method }
     /// The extra facts by key: optional facts kept without a property of their own, each one
     /// entry of the field list (Specs/schema.md, "Extra facts"). `replaces`: the hash of the
     /// transaction that this speed-up or cancel replaces.
-    public let extras: [String: String]
-    public let details: TransactionDetails
+    public var extras: [String: String] { box.values.extras }
+    public var details: TransactionDetails { box.values.details }
 
     /// The keys `extras` may hold.
     public static let extraKeys = RecordField.extraFacts.map(\.key)
 
     public var kind: TransactionKind { details.kind }
+
+    public static func == (lhs: TransactionFacts, rhs: TransactionFacts) -> Bool {
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(box.values) }
 
     /// - Parameters:
     ///   - vaultId: the vault (the wallet account) it belongs to.
@@ -61,16 +93,12 @@ public struct TransactionFacts: Hashable, Sendable {
         extras: [String: String] = [:],
         details: TransactionDetails
     ) throws {
-        self.vaultId = try TextField.identifier.validate(vaultId, field: "vault")
-        self.chain = chain
-        self.timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
-        self.fiatValue = fiatValue
-        self.fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: "from address") }
-        self.nonce = try Self.validatedNonce(nonce, chain: chain, details: details)
-        self.app = app
-        self.method = try TextField.line(max: 128).validate(method, field: "method")
-        self.extras = try Self.validatedExtras(extras, chain: chain, kind: details.kind)
-        self.details = details
+        let vaultId = try TextField.identifier.validate(vaultId, field: "vault")
+        let timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
+        let fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: "from address") }
+        let nonce = try Self.validatedNonce(nonce, chain: chain, details: details)
+        let method = try TextField.line(max: 128).validate(method, field: "method")
+        let extras = try Self.validatedExtras(extras, chain: chain, kind: details.kind)
 
         switch details {
         case let .send(send):
@@ -79,6 +107,8 @@ public struct TransactionFacts: Hashable, Sendable {
             break
         }
 
+        let id: TransactionID
+        let hash: String?
         if case let .signature(signature) = details {
             guard txHash == nil else {
                 throw LedgerError.invalidInput(field: "hash", reason: "a signature record has no transaction hash")
@@ -89,13 +119,10 @@ public struct TransactionFacts: Hashable, Sendable {
                     reason: "a signature record needs its signing method, e.g. personal_sign"
                 )
             }
-            self.txHash = nil
-            self.id = TransactionID.derive(
+            hash = nil
+            id = TransactionID.derive(
                 "txledger.sig.v1",
-                [
-                    self.vaultId, chain.id, method, self.fromAddress ?? "", signature.message,
-                    signature.signature ?? "",
-                ]
+                [vaultId, chain.id, method, fromAddress ?? "", signature.message, signature.signature ?? ""]
             )
         } else {
             guard let txHash else {
@@ -104,12 +131,28 @@ public struct TransactionFacts: Hashable, Sendable {
                     reason: "a \(details.kind.rawValue) record needs its transaction hash"
                 )
             }
-            self.txHash = try chain.normalizedTxHash(txHash)
-            self.id = try TransactionID.forTransaction(vault: self.vaultId, chain: chain, hash: txHash)
+            let canonical = try chain.normalizedTxHash(txHash)
+            hash = canonical
+            id = TransactionID.forCanonicalHash(vault: vaultId, chain: chain, hash: canonical)
         }
-        self.explorerUrl =
-            try TextField.url.validate(explorerUrl, field: "explorerUrl")
-            ?? self.txHash.flatMap(chain.explorerURL(txHash:))
+        box = Box(
+            Values(
+                id: id,
+                vaultId: vaultId,
+                chain: chain,
+                timestamp: timestamp,
+                txHash: hash,
+                explorerUrl: try TextField.url.validate(explorerUrl, field: "explorerUrl")
+                    ?? hash.flatMap(chain.explorerURL(txHash:)),
+                fiatValue: fiatValue,
+                fromAddress: fromAddress,
+                nonce: nonce,
+                app: app,
+                method: method,
+                extras: extras,
+                details: details
+            )
+        )
     }
 
     private static func validatedExtras(

@@ -71,10 +71,17 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
     /// - Throws: `LedgerError.invalidInput` for a vault id that is not one, or a hash that is
     ///   not one of the chain's.
     public static func forTransaction(vault: String, chain: Chain, hash: String) throws -> TransactionID {
-        derive(
-            "txledger.tx.v1",
-            [try TextField.identifier.validate(vault, field: "vault"), chain.id, try chain.normalizedTxHash(hash)]
+        forCanonicalHash(
+            vault: try TextField.identifier.validate(vault, field: "vault"),
+            chain: chain,
+            hash: try chain.normalizedTxHash(hash)
         )
+    }
+
+    /// The id of the transaction `hash` of `chain` in `vault`, both already validated and the
+    /// hash in its canonical form (`Chain.normalizedTxHash`).
+    static func forCanonicalHash(vault: String, chain: Chain, hash: String) -> TransactionID {
+        derive("txledger.tx.v1", [vault, chain.id, hash])
     }
 
     static func derive(_ domain: String, _ parts: [String]) -> TransactionID {
