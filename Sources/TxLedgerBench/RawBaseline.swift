@@ -14,6 +14,13 @@ enum RawBaseline {
         case upsert
     }
 
+    /// Seconds to read every record row of the ledger at `path` in id order, with one prepared
+    /// statement: what an export of its whole vault reads.
+    static func readSeconds(of path: String) async throws -> Double {
+        let database = try RawSQLite(path: path)
+        return try await Stopwatch.seconds { _ = try database.rows("SELECT id, state, time FROM record ORDER BY id") }
+    }
+
     /// Seconds to write every record row of the ledger at `source` into the ledger at `target`.
     static func seconds(copying source: String, into target: String, _ write: Write) async throws -> Double {
         let from = try RawSQLite(path: source)

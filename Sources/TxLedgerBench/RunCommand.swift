@@ -57,18 +57,20 @@ struct RunCommand: AsyncParsableCommand {
         print(BenchReport.header)
         let workload = Workload(vault: "main", count: sizes.batch)
         if groups.contains("record") {
-            let replicaA = try await RecordScenario(sizes: sizes, files: files, report: report).run(workload: workload)
+            let (replicaA, rawInsert) = try await RecordScenario(sizes: sizes, files: files, report: report)
+                .run(workload: workload)
             if groups.contains("merge") {
-                let replicaB = try await MergeScenario(sizes: sizes, files: files, report: report).run(
+                let (replicaB, rawUpsert) = try await MergeScenario(sizes: sizes, files: files, report: report).run(
                     replicaA: replicaA,
                     workload: workload
                 )
                 if groups.contains("cli") {
-                    try await CLIScenario(sizes: sizes, files: files, report: report).run(
-                        replicaA: replicaA,
-                        replicaB: replicaB,
-                        vault: workload.vault
-                    )
+                    try await CLIScenario(
+                        sizes: sizes,
+                        files: files,
+                        report: report,
+                        baselines: CLIScenario.Baselines(rawInsert: rawInsert, rawUpsert: rawUpsert)
+                    ).run(replicaA: replicaA, replicaB: replicaB, vault: workload.vault)
                 }
                 files.discard("b.sqlite")
             }

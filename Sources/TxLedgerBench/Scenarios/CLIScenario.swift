@@ -1,12 +1,24 @@
+import Foundation
+
 /// Whole `txledger` processes on the merge scenario's replicas (`sizes.batch` records each,
 /// half of B's shared with A with conflicting statuses): `export --full` of B; `import` of that
 /// bundle into a copy of A; `merge` of B's ledger file into another copy of A; `record --json`
 /// of B's `list --json` into a fresh ledger. Each time is a process from start to exit,
-/// opening the ledger and, for import, deriving nothing (a sync key).
+/// opening the ledger and, for import, deriving nothing (a sync key). Baselines of the same
+/// run: B's rows read raw in id order plus secretstream over the bundle's bytes for the
+/// export; the raw upsert of B's rows into A (merge.100k's) for import and merge; the raw
+/// INSERT of 100k rows in one transaction (record.batch's) for `record --json`.
 struct CLIScenario {
+    /// The raw baselines that other scenarios measured in this run, in seconds.
+    struct Baselines {
+        let rawInsert: Double
+        let rawUpsert: Double
+    }
+
     let sizes: BenchSizes
     let files: LedgerFiles
     let report: BenchReport
+    let baselines: Baselines
 
     func run(replicaA: String, replicaB: String, vault: String) async throws {
         let cli = try CLIProcess()
@@ -28,10 +40,21 @@ struct CLIScenario {
         )
         let recorded = try files.freshLedger("cli-record.sqlite")
         let recording = try await cli.seconds(["--db", recorded, "record", "--json", listing])
-        report.add("cli.export_full.100k", .cost(export, unit: "s"))
-        report.add("cli.import.100k", .cost(importing, unit: "s"))
-        report.add("cli.merge.100k", .cost(merging, unit: "s"))
-        report.add("cli.record_json.100k", .cost(recording, unit: "s"))
+        let bundleBytes = try FileManager.default.attributesOfItem(atPath: bundle)[.size] as? Int ?? 0
+        let rawExport =
+            try await RawBaseline.readSeconds(of: replicaB)
+            + (await SecretStreamBaseline.seconds(encrypting: bundleBytes))
+        let upsert = "raw upsert, 1 transaction"
+        report.add(
+            "cli.export_full.100k",
+            .cost(export, unit: "s", baseline: rawExport, name: "raw SELECT by id + secretstream")
+        )
+        report.add("cli.import.100k", .cost(importing, unit: "s", baseline: baselines.rawUpsert, name: upsert))
+        report.add("cli.merge.100k", .cost(merging, unit: "s", baseline: baselines.rawUpsert, name: upsert))
+        report.add(
+            "cli.record_json.100k",
+            .cost(recording, unit: "s", baseline: baselines.rawInsert, name: "raw INSERT, 1 transaction")
+        )
         files.discard(
             "cli.key",
             "cli-b.txb",

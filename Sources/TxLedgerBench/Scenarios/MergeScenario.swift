@@ -10,8 +10,9 @@ struct MergeScenario {
     let files: LedgerFiles
     let report: BenchReport
 
-    /// - Returns: replica B's ledger file, left for the caller (`CLIScenario`) to use and remove.
-    func run(replicaA: String, workload: Workload) async throws -> String {
+    /// - Returns: replica B's ledger file, left for the caller (`CLIScenario`) to use and
+    ///   remove, and the seconds of the raw upsert of its rows into replica A.
+    func run(replicaA: String, workload: Workload) async throws -> (replicaB: String, rawUpsert: Double) {
         let half = sizes.batch / 2
         let replicaB = try files.freshLedger("b.sqlite")
         let changes: ChangeSet
@@ -58,6 +59,6 @@ struct MergeScenario {
             "    (\(merged.recordsAdded) added, \(merged.recordsChanged) changed, \(merged.conflicts.count) conflicts resolved)"
         )
         files.discard("merge.sqlite", "raw-merge.sqlite")
-        return replicaB
+        return (replicaB, raw)
     }
 }

@@ -10,11 +10,12 @@ struct RecordScenario {
     let files: LedgerFiles
     let report: BenchReport
 
-    /// Runs both and returns the path of the batch ledger: replica A of the merge and bundle scenarios.
-    func run(workload: Workload) async throws -> String {
+    /// Runs both and returns the path of the batch ledger (replica A of the merge and bundle
+    /// scenarios) and the seconds of its raw baseline, its rows inserted in one transaction.
+    func run(workload: Workload) async throws -> (replica: String, rawInsert: Double) {
         let path = try files.freshLedger("a.sqlite")
         let batch = try await recordSeconds(workload, count: sizes.batch, at: path, perCall: BenchSizes.recordsPerBatch)
-        try await addRate(
+        let rawInsert = try await addRate(
             "record.batch",
             records: sizes.batch,
             in: batch,
@@ -43,11 +44,13 @@ struct RecordScenario {
             named: "raw INSERT, 1 transaction each"
         )
         files.discard("raw.sqlite", "single.sqlite")
-        return path
+        return (path, rawInsert)
     }
 
     /// Reports `records` written in `seconds` as a rate, against the raw baseline `write` of
-    /// the rows of the ledger at `source` (written into a fresh file, removed after).
+    /// the rows of the ledger at `source` (written into a fresh file, removed after), and
+    /// returns the baseline's seconds.
+    @discardableResult
     private func addRate(
         _ name: String,
         records: Int,
@@ -55,7 +58,7 @@ struct RecordScenario {
         against write: RawBaseline.Write,
         copying source: String,
         named baselineName: String
-    ) async throws {
+    ) async throws -> Double {
         let raw = try await RawBaseline.seconds(copying: source, into: try files.freshLedger("raw.sqlite"), write)
         report.add(
             name,
@@ -66,6 +69,7 @@ struct RecordScenario {
                 name: baselineName
             )
         )
+        return raw
     }
 
     /// Seconds spent inside `record` calls (making the records is not timed).
