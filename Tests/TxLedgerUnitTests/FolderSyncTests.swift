@@ -252,4 +252,30 @@ struct FolderSyncTests {
         let (aIDs, bIDs) = (try await ids(a), try await ids(b))
         #expect(aIDs.count == 40 && bIDs == aIDs)
     }
+
+    /// Files that are gone are forgotten together, however many (statements of 500 names).
+    @Test func manyGoneFilesAreForgottenAndTheOthersKept() async throws {
+        let test = try await TestLedger()
+        let names = (0..<1201).map { "txl-\($0).txb" }
+        let header = ChangeSetHeader(
+            vaultId: "vault-1",
+            origin: ReplicaID(rawValue: 7),
+            since: 0,
+            through: 1,
+            knowledge: [:],
+            lineage: nil,
+            clearedThrough: nil
+        )
+        try await test.ledger.write { transaction in
+            for name in names {
+                try transaction.store.rememberFolderFile(
+                    "/f",
+                    FolderFile(name: name, size: 1, changes: header, written: false)
+                )
+            }
+            try transaction.store.forgetFolderFiles("/f", names: Array(names.dropLast()))
+        }
+        let kept = try await test.ledger.read { try $0.folderFiles("/f") }.map(\.name)
+        #expect(kept == [names[1200]])
+    }
 }

@@ -23,17 +23,17 @@ struct KnowledgeMerge {
             return try recognises(header.through, in: lineage.last?.id) ? me : try rotate(&report)
         }
         var origin = try store.peer(vault, header.origin) ?? PeerKnowledge(replica: header.origin)
-        if try divergesFromWhatIsHeld(origin) {
+        if divergesFromWhatIsHeld(origin) {
             // Another copy of the origin's file (or the origin restored past what this replica
             // holds of it): its claim says what that copy holds, not what the copy this replica
             // knows holds. Until the copies take new ids, deltas for this id hold everything.
-            try learnHeld(&origin, &report)
+            learnHeld(&origin, &report)
             origin.ackedSeq = 0
             try store.save(origin, vault: vault)
             return me
         }
         origin.heardAtMillis = now
-        try learnHeld(&origin, &report)
+        learnHeld(&origin, &report)
         let trusted = try learnAcknowledged(&origin)
         try store.save(origin, vault: vault)
         if header.isFull { try learnThirdParties() }
@@ -41,7 +41,7 @@ struct KnowledgeMerge {
     }
 
     /// Whether a delta with epochs leaves the line of epochs this replica holds the origin on.
-    private func divergesFromWhatIsHeld(_ origin: PeerKnowledge) throws -> Bool {
+    private func divergesFromWhatIsHeld(_ origin: PeerKnowledge) -> Bool {
         guard !header.isFull, let lineage = header.lineage, let epoch = origin.haveEpoch, header.since <= origin.haveSeq
         else { return false }
         return !Self.line(lineage, through: header.through, holds: origin.haveSeq, in: epoch)
@@ -49,7 +49,7 @@ struct KnowledgeMerge {
 
     /// What this replica now holds of the origin: everything through `through` if the change set
     /// continues from what it held, in the origin's own line of epochs; else a gap.
-    private func learnHeld(_ origin: inout PeerKnowledge, _ report: inout MergeReport) throws {
+    private func learnHeld(_ origin: inout PeerKnowledge, _ report: inout MergeReport) {
         let latest = header.lineage?.last?.id
         let sameLine =
             origin.haveEpoch.map { epoch in

@@ -38,8 +38,14 @@ extension RecordStore {
     }
 
     func forgetFolderFiles(_ folder: String, names: [String]) throws {
-        for name in names {
-            try db.execute(sql: "DELETE FROM folder_file WHERE folder = ? AND name = ?", arguments: [folder, name])
+        // A statement per 500 names, within SQLite's limit on parameters.
+        for start in stride(from: 0, to: names.count, by: 500) {
+            let some = names[start..<min(start + 500, names.count)]
+            let marks = Array(repeating: "?", count: some.count).joined(separator: ", ")
+            try db.execute(
+                sql: "DELETE FROM folder_file WHERE folder = ? AND name IN (\(marks))",
+                arguments: StatementArguments([folder] + some)
+            )
         }
     }
 }
