@@ -194,16 +194,16 @@ struct FrameEncoder {
     /// written out (`0`) for a field whose values rarely repeat or when the table is full.
     private mutating func appendSharedText(_ text: String, repeats: Bool, to frame: inout [UInt8]) {
         guard stored else { return frame.appendSharedText(text, table: &sharedTexts) }
-        if repeats, sharedTexts.index(of: text) == nil, sharedTexts.hasRoom(for: text) {
-            sharedTexts.add(text)
-            added.texts.append(text)
+        if repeats {
+            if let index = sharedTexts.index(of: text) { return frame.appendUVarint(UInt64(index) + 1) }
+            if sharedTexts.hasRoom(for: text) {
+                sharedTexts.add(text)
+                added.texts.append(text)
+                return frame.appendUVarint(UInt64(sharedTexts.entries.count))
+            }
         }
-        if repeats, let index = sharedTexts.index(of: text) {
-            frame.appendUVarint(UInt64(index) + 1)
-        } else {
-            frame.appendUVarint(0)
-            frame.appendCompactText(text)
-        }
+        frame.appendUVarint(0)
+        frame.appendCompactText(text)
     }
 
     /// Writes a replica reference to `bytes`, introducing `replica` into the table if it is new
