@@ -34,14 +34,24 @@ extension Ledger {
     public func record(_ records: [TransactionRecord]) async throws -> RecordSummary {
         try await write { transaction in
             var summary = RecordSummary()
-            for record in records {
-                switch try transaction.record(record).outcome {
-                case .recorded: summary.recorded += 1
-                case let .alreadyRecorded(advanced):
-                    summary.alreadyRecorded += 1
-                    if advanced { summary.statusAdvanced += 1 }
-                }
-            }
+            try transaction.record(records, into: &summary)
+            return summary
+        }
+    }
+
+    /// Records the batches that `next` returns until it returns `nil`, in one transaction: all
+    /// of them or, on an error (`next`'s included), none. `next` is called on the write
+    /// transaction's queue, never on Swift's cooperative threads, so it may wait there for a
+    /// producer of its own: `txledger record --json` decodes the next records while these are
+    /// written.
+    package func record(
+        batches next: @escaping @Sendable () throws -> [TransactionRecord]?
+    ) async throws
+        -> RecordSummary
+    {
+        try await write { transaction in
+            var summary = RecordSummary()
+            while let batch = try next() { try transaction.record(batch, into: &summary) }
             return summary
         }
     }

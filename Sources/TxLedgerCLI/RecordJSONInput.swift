@@ -15,6 +15,15 @@ enum RecordJSONInput {
         }
     }
 
+    /// The records of `elements`: a run of a list's records with the commas between them
+    /// (`RecordBatches`), decoded as an array.
+    static func decodeList(_ elements: Data) throws -> [TransactionRecord] {
+        var list = Data("[".utf8)
+        list.append(elements)
+        list.append(contentsOf: "]".utf8)
+        return try JSONDecoder().decode(IndexedList.self, from: list).records
+    }
+
     /// Tells the three shapes apart in the one decoding pass.
     private struct Input: Decodable {
         let records: [TransactionRecord]

@@ -170,6 +170,55 @@ struct CLITests {
         #expect(try await cli.run(["list", "--limit", "1", "--json"]).stdout.contains("nextCursor\" : \""))
     }
 
+    /// A long list is decoded a batch at a time while the batches before are written
+    /// (`RecordBatches`): texts with brackets, commas and escaped quotes come through exactly,
+    /// `list --json`'s members in either order; a bad record far into the list writes none of
+    /// it and is named as when the list is decoded whole.
+    @Test func aLongListIsRecordedWholeOrNotAtAll() async throws {
+        try await recordSend()
+        let tricky = try TransactionRecord(
+            facts: try TransactionFacts(
+                vaultId: "vault-1",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: Fixture.evmHash(0x7777),
+                details: .send(
+                    try SendDetails(
+                        toAddress: Fixture.evmAddress(1),
+                        amount: try DecimalAmount("1"),
+                        token: try Token(symbol: "ETH", contract: nil, decimals: 18),
+                        memo: "a\"],[{\"b\": 1}, \\ } ,"
+                    )
+                )
+            ),
+            note: "] } [ { \" ,"
+        )
+        let records = try [tricky] + (1...2500).map { try Fixture.minimalSend(hash: 10_000 + $0) }
+        var objects = try records.map {
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) as! [String: Any]
+        }
+        objects[2100]["amount"] = "12,5"
+        try await expectRefused(
+            ["record", "--json", "-"],
+            stdin: try JSONSerialization.data(withJSONObject: ["nextCursor": NSNull(), "items": objects]),
+            exit: 65,
+            mentioning: "record 2100: invalid amount"
+        )
+        let list = try JSONEncoder().encode(records)
+        let listing = Data("{ \"nextCursor\" : null ,\n \"items\" :".utf8) + list + Data("\n}".utf8)
+        let recorded = try await cli.run(
+            ["record", "--json", "-"],
+            stdin: listing,
+            environment: ["TXLEDGER_LOG": "debug"]
+        )
+        #expect(recorded.stdout.contains("recorded 2501, already present 0"), "\(recorded.stderr)")
+        // In batches, none of which needed the whole input decoded again.
+        #expect(recorded.stderr.contains("a batch at a time") && !recorded.stderr.contains("did not decode"))
+        let stored = try await cli.run(["show", tricky.id.rawValue, "--json"])
+        let shown = try JSONDecoder().decode(TransactionRecord.self, from: Data(stored.stdout.utf8))
+        #expect(shown.facts == tricky.facts && shown.note == tricky.note)
+    }
+
     // MARK: - Bad input
 
     private func expectRefused(

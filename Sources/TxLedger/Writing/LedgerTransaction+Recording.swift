@@ -1,4 +1,16 @@
 extension LedgerTransaction {
+    /// Records `records` in turn, counting what happened into `summary`.
+    mutating func record(_ records: [TransactionRecord], into summary: inout RecordSummary) throws {
+        for record in records {
+            switch try self.record(record).outcome {
+            case .recorded: summary.recorded += 1
+            case let .alreadyRecorded(advanced):
+                summary.alreadyRecorded += 1
+                if advanced { summary.statusAdvanced += 1 }
+            }
+        }
+    }
+
     /// Records one transaction (Ledger.record(_:)): new, it is stored with a fresh stamp;
     /// already there, its status may advance and its `lastCheckedAt` move forward.
     mutating func record(_ record: TransactionRecord) throws -> (state: RecordState, outcome: RecordOutcome) {
