@@ -61,4 +61,26 @@ struct HistoryIndexTests {
         #expect(plan.contains("INDEX record_inferred"), "\(plan)")
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
+
+    /// The plan of `sql` with `arguments`, in a ledger of 40 records.
+    private func plan(of sql: String, _ arguments: StatementArguments) async throws -> String {
+        let test = try await TestLedger()
+        try await test.ledger.record(try HistoryFixture.records(count: 40))
+        return try await test.ledger.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+        }.joined(separator: "\n")
+    }
+
+    /// A delta (what a peer lacks) reads the vault's rows changed after a number through
+    /// `record_by_vault_change`, not the whole table.
+    @Test func aDeltaReadsTheChangeIndex() async throws {
+        let plan = try await plan(of: RecordStore.storedFramesQuery, ["main", 30])
+        #expect(plan.contains("INDEX record_by_vault_change (vault=? AND change_seq>?)"), "\(plan)")
+    }
+
+    /// A record's replacements are found through the partial index that holds only them.
+    @Test func replacementsAreFoundThroughTheirPartialIndex() async throws {
+        let plan = try await plan(of: RecordStore.replacementsQuery, [Data(repeating: 1, count: 16)])
+        #expect(plan.contains("INDEX record_replacing (replaced=?)"), "\(plan)")
+    }
 }

@@ -89,11 +89,9 @@ struct FrameBytes: PayloadSource {
     }
 
     mutating func readBytes(_ count: Int) throws -> [UInt8] {
-        guard count <= bytes.count - position else {
-            throw BundleError.malformedContent("a record frame ends inside a field")
-        }
-        defer { position += count }
-        return Array(bytes[position..<position + count])
+        var read: [UInt8] = []
+        try copyBytes(count, to: &read)
+        return read
     }
 
     /// Appends the next `count` bytes to `output`, as they are.

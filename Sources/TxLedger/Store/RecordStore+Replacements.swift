@@ -9,12 +9,14 @@ extension RecordStore {
     func replacements(of id: TransactionID) throws -> [RecordState] {
         guard try anyReplacements() else { return [] }
         var found: [RecordState] = []
-        try forEach(
-            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.replaced = ? AND \(RecordRow.isVisible)",
-            [Data(id.bytes)]
-        ) { found.append($0) }
+        try forEach(Self.replacementsQuery, [Data(id.bytes)]) { found.append($0) }
         return found
     }
+
+    /// The visible rows that replace the record whose id is the argument, through
+    /// `record_replacing`.
+    static let replacementsQuery =
+        "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.replaced = ? AND \(RecordRow.isVisible)"
 
     /// Whether any record of the file names one it replaces: one query per transaction, so that
     /// a ledger without replacements looks nothing up.

@@ -261,13 +261,18 @@ final class RecordStore {
         return states
     }
 
+    /// The rows of the vault whose id is the first argument that changed after the change
+    /// sequence number that is the second: a delta's, or every row for 0.
+    private static let changedInVault =
+        "record.vault = (SELECT num FROM vault WHERE id = ?) AND record.change_seq > ?"
+
     /// Calls `body` with each stored state of `vault` changed after `since`, in id order,
     /// reading one row at a time.
     func forEachStored(vault: String, changedAfter since: Int64, _ body: (RecordState) throws -> Void) throws {
         try forEach(
             """
             SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE record.vault = (SELECT num FROM vault WHERE id = ?) AND record.change_seq > ? ORDER BY record.id
+            WHERE \(Self.changedInVault) ORDER BY record.id
             """,
             [vault, since],
             body
@@ -285,15 +290,7 @@ final class RecordStore {
         _ body: (_ frame: [UInt8], _ time: Int64, _ tables: FrameTables) throws -> Void
     ) throws {
         let tables = try frameTables()
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, state, time FROM record
-                    WHERE vault = (SELECT num FROM vault WHERE id = ?) AND change_seq > ? ORDER BY id
-                    """
-            ),
-            arguments: [vault, since]
-        )
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.storedFramesQuery), arguments: [vault, since])
         while let row = try rows.next() {
             func malformed(_ reason: String) -> LedgerError {
                 RecordRow.malformed(RecordRow.blob(row[0]).flatMap { TransactionID(bytes: $0) }, reason, path: path)
@@ -309,11 +306,16 @@ final class RecordStore {
         }
     }
 
+    /// The id, frame and time of a vault's rows changed after a change number, in id order:
+    /// a delta reads them through `record_by_vault_change`.
+    static let storedFramesQuery =
+        "SELECT record.id, record.state, record.time FROM record WHERE \(changedInVault) ORDER BY record.id"
+
     /// How many stored states of `vault` changed after `since`.
     func countStored(vault: String, changedAfter since: Int64) throws -> Int {
         try Int.fetchOne(
             db,
-            sql: "SELECT COUNT(*) FROM record WHERE vault = (SELECT num FROM vault WHERE id = ?) AND change_seq > ?",
+            sql: "SELECT COUNT(*) FROM record WHERE \(Self.changedInVault)",
             arguments: [vault, since]
         ) ?? 0
     }
