@@ -137,27 +137,34 @@ extension Ledger {
             let reader = try BundleReader(path: path, expecting: header, keys: keys)
             var decoder = try PayloadDecoder(reader)
             guard admitting(decoder.header) else { return nil }
+            let changes = decoder.header
+            // The records are decrypted and decoded on a thread of their own while the ones
+            // before them merge here; a failure of either ends the transaction as before.
+            let records = ProducerThread<RecordState>(
+                name: "txledger.import",
+                batchSize: LedgerTransaction.mergeBatchSize
+            ) { yield in
+                while let record = try decoder.next() {
+                    try yield(record)
+                    if decoder.recordCount % BundleProgress.recordInterval == 0 {
+                        progress?(BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize))
+                    }
+                }
+            }
+            defer { records.stop() }
             var report = MergeReport()
+            var count = 0
             try transaction.merge(
-                decoder.header,
+                changes,
                 records: { merge in
-                    while let record = try decoder.next() {
+                    try records.consume { record in
                         try merge(record)
-                        if decoder.recordCount % BundleProgress.recordInterval == 0 {
-                            progress?(
-                                BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize)
-                            )
-                        }
+                        count += 1
                     }
                 },
                 report: &report
             )
-            let info = BundleInfo(
-                header: header,
-                byteCount: reader.fileSize,
-                changes: decoder.header,
-                recordCount: decoder.recordCount
-            )
+            let info = BundleInfo(header: header, byteCount: reader.fileSize, changes: changes, recordCount: count)
             return BundleImport(info: info, report: report)
         }
         guard let imported else { return nil }

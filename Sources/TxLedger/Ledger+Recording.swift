@@ -39,20 +39,22 @@ extension Ledger {
         }
     }
 
-    /// Records the batches that `next` returns until it returns `nil`, in one transaction: all
-    /// of them or, on an error (`next`'s included), none. `next` is called on the write
-    /// transaction's queue, never on Swift's cooperative threads, so it may wait there for a
-    /// producer of its own: `txledger record --json` decodes the next records while these are
-    /// written.
-    package func record(
-        batches next: @escaping @Sendable () throws -> [TransactionRecord]?
-    ) async throws
-        -> RecordSummary
-    {
-        try await write { transaction in
-            var summary = RecordSummary()
-            while let batch = try next() { try transaction.record(batch, into: &summary) }
-            return summary
+    /// Records the batches that `batches` makes, in one transaction: all of them or, on an
+    /// error (the producer's included), none. They are taken on the write transaction's queue,
+    /// never on Swift's cooperative threads, and the producer is stopped there before this
+    /// returns: `txledger record --json` decodes the next records while these are written.
+    package func record(batches: ProducerThread<TransactionRecord>) async throws -> RecordSummary {
+        do {
+            return try await write { transaction in
+                defer { batches.stop() }
+                var summary = RecordSummary()
+                while let batch = try batches.next() { try transaction.record(batch, into: &summary) }
+                return summary
+            }
+        } catch {
+            // The transaction may have failed before it took a batch: stop the producer anyway.
+            try await DedicatedThread.run { batches.stop() }
+            throw error
         }
     }
 }

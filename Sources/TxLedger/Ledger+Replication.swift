@@ -70,23 +70,46 @@ extension Ledger {
         }
         let (sourcePath, sourceTables, sourcePool) = (source.path, source.frameTables, source.pool)
         let report = try await write { transaction in
-            // A read of the other file's pool, from this file's writer queue: one snapshot of it.
-            try sourcePool.read { db in
-                let store = RecordStore(db, path: sourcePath, tables: sourceTables)
-                var report = MergeReport()
-                for vault in try store.vaults() {
-                    try transaction.merge(
-                        try store.changeSetHeader(vault, since: 0),
-                        records: { body in try store.forEachStored(vault: vault, changedAfter: 0, body) },
-                        report: &report
-                    )
+            // One read of the other file (one snapshot of it), on a thread of its own: its
+            // records are decoded there while the ones before them merge here.
+            let items = ProducerThread<SourceItem>(name: "txledger.merge", batchSize: Self.sourceBatchSize) { yield in
+                try sourcePool.read { db in
+                    let store = RecordStore(db, path: sourcePath, tables: sourceTables)
+                    for vault in try store.vaults() {
+                        try yield(.changes(try store.changeSetHeader(vault, since: 0)))
+                        try store.forEachStored(vault: vault, changedAfter: 0) { try yield(.record($0)) }
+                    }
                 }
-                return report
             }
+            defer { items.stop() }
+            var report = MergeReport()
+            var batch: ArraySlice<SourceItem> = []
+            func nextItem() throws -> SourceItem? {
+                if batch.isEmpty, let next = try items.next() { batch = next[...] }
+                return batch.popFirst()
+            }
+            var item = try nextItem()
+            while case let .changes(header)? = item {
+                try transaction.merge(
+                    header,
+                    records: { merge in
+                        item = try nextItem()
+                        while case let .record(record)? = item {
+                            try merge(record)
+                            item = try nextItem()
+                        }
+                    },
+                    report: &report
+                )
+            }
+            return report
         }
         warnAboutFutureStamps(report)
         return report
     }
+
+    /// Items of another ledger file handed over at a time: a merge's batch.
+    private static var sourceBatchSize: Int { LedgerTransaction.mergeBatchSize }
 
     /// Clears a vault's history on every replica it reaches: everything recorded or edited up to
     /// now is erased; what any replica records later is kept.
@@ -99,4 +122,11 @@ extension Ledger {
             return try transaction.store.clear(vault, through: try transaction.stamps.next(after: current))
         }
     }
+}
+
+/// What another ledger file yields to a merge of it, in order: each vault's change set header,
+/// then that vault's records.
+private enum SourceItem {
+    case changes(ChangeSetHeader)
+    case record(RecordState)
 }

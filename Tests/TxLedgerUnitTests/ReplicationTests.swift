@@ -59,6 +59,32 @@ struct ReplicationTests {
         await #expect(throws: LedgerError.self) { try await a.ledger.merge(ledgerAt: a.ledger.path) }
     }
 
+    /// The other file's records are read on a thread of their own and handed over in batches;
+    /// vaults end inside a batch, and a vault with no records has its header alone. Every vault
+    /// is merged whole, into its own vault.
+    @Test func mergingALedgerFileKeepsEachVaultsRecordsWithItsVault() async throws {
+        let (a, b) = (try await TestLedger(), try await TestLedger())
+        let perVault = ["main": 300, "savings": 1, "trading": 299]
+        for (vault, count) in perVault {
+            try await b.ledger.record(try (1...count).map { try Fixture.send(vault: vault, hash: $0) })
+        }
+        // A vault heard of with no records: its header comes right before the next vault's.
+        let empty = try await TestLedger()
+        try await b.ledger.merge(try await empty.ledger.changes(vault: "cold"))
+        let viaChangeSets = try await TestLedger(copyOf: a.ledger, clock: a.clock)
+        var changeSets: [ChangeSet] = []
+        for vault in try await b.ledger.vaults() { changeSets.append(try await b.ledger.changes(vault: vault)) }
+
+        let fromFile = try await a.ledger.merge(ledgerAt: b.ledger.path)
+        try await viaChangeSets.ledger.merge(changeSets)
+        #expect(fromFile.recordsAdded == 600)
+        #expect(try await a.ledger.vaults() == ["cold", "main", "savings", "trading"])
+        for (vault, count) in perVault {
+            #expect(try await a.ledger.list(HistoryFilter(vault: vault), limit: 1000).items.count == count)
+        }
+        #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(viaChangeSets.ledger))
+    }
+
     @Test func aRecordOnBothSidesStaysOneRecord() async throws {
         let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.send())

@@ -31,12 +31,11 @@ struct RecordCommand: LedgerCommand {
             throw LedgerError.invalidInput(field: "--json", reason: "cannot read '\(json)'")
         }
         let summary: RecordSummary
-        if let batches = RecordBatches(data) {
-            defer { batches.stop() }
+        if let batches = RecordBatches.start(data) {
             let log = Logger(label: "txledger.record")
             log.debug("record --json: a list, decoded a batch at a time while the batches before are written")
             do {
-                summary = try await ledger.record(batches: { try batches.next() })
+                summary = try await ledger.record(batches: batches)
             } catch is RecordBatches.DecodingFailure {
                 // Nothing was written; the whole document decoded at once says what is wrong.
                 log.debug("record --json: a batch did not decode; decoding the whole input")
