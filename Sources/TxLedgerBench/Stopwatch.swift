@@ -20,7 +20,12 @@ enum Stopwatch {
     static func median(runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
         var times: [Double] = []
         for _ in 0..<runs { times.append(try await seconds(body)) }
-        times.sort()
+        return median(of: times)
+    }
+
+    /// The median of `times`, which holds at least one.
+    static func median(of times: [Double]) -> Double {
+        let times = times.sorted()
         return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
     }
 }
