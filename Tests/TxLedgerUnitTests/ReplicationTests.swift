@@ -78,6 +78,9 @@ struct ReplicationTests {
         let fromFile = try await a.ledger.merge(ledgerAt: b.ledger.path)
         try await viaChangeSets.ledger.merge(changeSets)
         #expect(fromFile.recordsAdded == 600)
+        // Their texts were new to this file: the merge's worker numbered them, batch by batch,
+        // as this file's tables took them.
+        #expect(try await a.ledger.all() == b.ledger.all())
         #expect(try await a.ledger.vaults() == ["cold", "main", "savings", "trading"])
         for (vault, count) in perVault {
             #expect(try await a.ledger.list(HistoryFilter(vault: vault), limit: 1000).items.count == count)
@@ -111,6 +114,33 @@ struct ReplicationTests {
         let merged = try #require(try await b.ledger.transaction(id: record.id))
         #expect(merged.note == "from a" && merged.status == .confirmed)
         #expect(report.recordsAdded == 1 && report.recordsChanged == 1)
+    }
+
+    /// A batch is worked out on the merge's worker thread while the one before it is written: a
+    /// batch that holds an id of that one must read its row once written, not before.
+    @Test(arguments: [1, 2]) func aRecordInTwoBatchesJoinsBothStates(batchesApart: Int) async throws {
+        let (a, b, c) = (try await TestLedger(), try await TestLedger(), try await TestLedger())
+        let record = try Fixture.minimalSend(hash: 1)
+        try await a.ledger.record(record)
+        try await a.ledger.setNote("from a", for: record.id)
+        try await c.ledger.record(record)
+        _ = try await c.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
+        let size = LedgerTransaction.mergeBatchSize
+        let others = try (2...(size * 3)).map { try Fixture.minimalSend(hash: $0) }
+        try await a.ledger.record(others)
+        let fromA = try await a.ledger.changes(vault: record.vaultId)
+        let filler = fromA.records.filter { $0.id != record.id }
+        // a's state ends the first batch; c's starts the next one, or the one after.
+        let before = Array(filler.prefix(size - 1)) + fromA.records.filter { $0.id == record.id }
+        let between = filler.dropFirst(size - 1).prefix(size * (batchesApart - 1))
+        let after = filler.dropFirst(size - 1 + between.count)
+        let fromC = try await c.ledger.changes(vault: record.vaultId).records
+        let report = try await b.ledger.merge(
+            ChangeSet(header: fromA.header, records: before + between + fromC + after)
+        )
+        let merged = try #require(try await b.ledger.transaction(id: record.id))
+        #expect(merged.note == "from a" && merged.status == .confirmed)
+        #expect(report.recordsAdded == filler.count + 1 && report.recordsChanged == 1)
     }
 
     @Test func deltasCarryOnlyWhatThePeerLacks() async throws {

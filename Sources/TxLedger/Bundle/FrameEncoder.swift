@@ -4,12 +4,15 @@
 /// 0); a ledger file's stored frames refer to the file's tables (`init(stored:)`) and leave out
 /// `timestamp_ms`, which their row's `time` holds.
 struct FrameEncoder {
+    /// Entries that stored frames added to a ledger file's tables, in the order they take.
+    typealias AddedEntries = (texts: [String], replicas: [ReplicaID])
+
     private var replicaIndex: [Int64: UInt64] = [:]
     private var sharedTexts = SharedTextTable()
     /// Whether frames refer to a ledger file's tables instead of introducing entries.
     private let stored: Bool
     /// The entries that stored frames added to the file's tables, in order, until taken.
-    private var added: (texts: [String], replicas: [ReplicaID]) = ([], [])
+    private var added: AddedEntries = ([], [])
     /// For transcoding stored frames: the index in this payload's table of each entry of the
     /// file's table of texts (by the entry's index), once written; `nil` before.
     private var payloadIndexOfStoredText: [Int?] = []
@@ -29,7 +32,7 @@ struct FrameEncoder {
 
     /// The entries the frames encoded since the last call added to the file's tables (stored
     /// frames only): what the store writes to `frame_text` and `frame_replica`.
-    mutating func takeAddedEntries() -> (texts: [String], replicas: [ReplicaID]) {
+    mutating func takeAddedEntries() -> AddedEntries {
         defer { added = ([], []) }
         return added
     }

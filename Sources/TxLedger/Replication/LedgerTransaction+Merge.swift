@@ -29,48 +29,57 @@ extension LedgerTransaction {
         }
         let watermark = try store.cachedWatermark(vault)
 
-        // Records are merged in batches: the stored states of a batch are read in one query,
-        // and what changes is written in id order (neighbouring keys, fewer pages touched).
-        var batch: [RecordState] = []
         // Merged records that may settle a replacement, settled once every batch is in.
         var unsettled: [TransactionID] = []
-        func mergeBatch() throws {
-            var stored = try store.fetchStored(ids: batch.map(\.id))
-            var merged: Set<TransactionID> = []
-            for incoming in batch {
-                let local = stored[incoming.id]
-                if let local, local.facts.value.vaultId != vault {
-                    throw LedgerError.invalidInput(
-                        field: "change set",
-                        reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here"
-                    )
-                }
-                let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
-                if let result = merge.result {
-                    // A status or a link this merge changed may settle a replacement.
-                    if local?.status != result.status || local?.replacedID != result.replacedID,
-                        try mightSettle(result)
-                    {
-                        unsettled.append(result.id)
-                    }
-                    merged.insert(incoming.id)
-                    stored[incoming.id] = result  // the same id again in this batch merges into this
-                }
-                report.add(merge.report)
+        // Records are merged in batches: the stored rows of a batch are read in one query, and
+        // a worker thread decodes them, joins and encodes what changed (`BatchMerge`) while this
+        // thread writes the batch before; what changes is written in id order.
+        do {
+            var batch: [RecordState] = []
+            let worker = MergeWorker(encoder: try store.lendEncoder())
+            defer {
+                worker.waitUntilIdle()
+                store.endLending()
             }
-            for id in merged.sorted() { try store.save(stored[id]!) }
-            batch.removeAll(keepingCapacity: true)
-        }
-        try records { received in
-            received.stamps.forEach(observe)
-            guard let incoming = received.filtered(clearedThrough: watermark) else {
-                report.recordsUnchanged += 1
-                return
+            var inFlight: (ids: Set<TransactionID>, job: MergeWorker.Job)?
+            func write(_ job: MergeWorker.Job) throws {
+                let merged = try job.result()
+                try store.addEntries(merged.added)
+                for (state, frame) in merged.writes { try store.save(state, frame: frame) }
+                for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
+                report.add(merged.report)
             }
-            batch.append(incoming)
-            if batch.count == Self.mergeBatchSize { try mergeBatch() }
+            func mergeBatch() throws {
+                let ids = Set(batch.map(\.id))
+                // A batch that holds an id of the one being worked out reads its row once written.
+                if let pending = inFlight, !pending.ids.isDisjoint(with: ids) {
+                    inFlight = nil
+                    try write(pending.job)
+                }
+                let job = worker.start(
+                    batch,
+                    stored: try store.fetchStoredRows(ids: Array(ids)),
+                    tables: try store.currentTables(),
+                    path: store.path,
+                    vault: vault,
+                    watermark: watermark
+                )
+                if let pending = inFlight { try write(pending.job) }
+                inFlight = (ids, job)
+                batch.removeAll(keepingCapacity: true)
+            }
+            try records { received in
+                received.stamps.forEach(observe)
+                guard let incoming = received.filtered(clearedThrough: watermark) else {
+                    report.recordsUnchanged += 1
+                    return
+                }
+                batch.append(incoming)
+                if batch.count == Self.mergeBatchSize { try mergeBatch() }
+            }
+            try mergeBatch()
+            if let pending = inFlight { try write(pending.job) }
         }
-        try mergeBatch()
         // The clock: remote stamps advance it, unless they are too far ahead.
         if let latestAcceptable { _ = stamps.observe(latestAcceptable) }
         // Replacements settle as local writes, stamped after what was received.

@@ -13,7 +13,7 @@ enum RecordRow {
     /// The columns `registerValues` gives, in order: what a write that keeps the facts changes.
     static let registerColumns = ["status", "hidden", "erased", "change_seq", "state"]
 
-    /// `SELECT` list that `decode` reads, from `source`.
+    /// `SELECT` list that `StoredRow` reads, from `source`.
     static let selection = "record.id, vault.id, record.state, record.time"
     static let source = "record JOIN vault ON vault.num = record.vault"
     /// The condition a visible record meets: its facts are later than its vault's watermark.
@@ -85,27 +85,6 @@ enum RecordRow {
         case .confirmed: [2]
         case .failed: [3, 4, replacedCode]
         }
-    }
-
-    /// Reads a row selected with `selection` from `source`, in a file whose tables are `tables`.
-    /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
-    static func decode(_ row: Row, tables: FrameTables, path: String) throws -> RecordState {
-        let id = blob(row[0]).flatMap { TransactionID(bytes: $0) }
-        func malformed(_ reason: String) -> LedgerError { Self.malformed(id, reason, path: path) }
-        guard let vault = String.fromDatabaseValue(row[1]), let frame = blob(row[2]),
-            let time = Int64.fromDatabaseValue(row[3])
-        else {
-            throw malformed("its vault, state or time is not of its type")
-        }
-        var decoder = FrameDecoder(stored: tables, timestamp: time)
-        let state: RecordState
-        do {
-            state = try decoder.record(Array(frame), vault: vault, index: 0)
-        } catch let BundleError.malformedContent(reason) {
-            throw malformed(reason)
-        }
-        guard state.id == id else { throw malformed("its id is not the one its facts derive") }
-        return state
     }
 
     /// The error of a row whose record, `id` (if its id is one), is malformed for `reason`.

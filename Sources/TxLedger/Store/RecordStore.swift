@@ -8,7 +8,7 @@ import GRDB
 /// for a peer reads only what changed since the peer last saw this replica (crdt.md).
 final class RecordStore {
     let db: Database
-    private let path: String
+    let path: String
     /// The change sequence number of the write transaction (0 for reads).
     let changeSeq: Int64
     /// Whether this transaction changed anything, i.e. used `changeSeq`.
@@ -29,6 +29,8 @@ final class RecordStore {
     private let sharedTables: LockedValue<FrameTables>
     /// The encoder of this transaction's rows, with the file's tables.
     private var encoder: FrameEncoder?
+    /// Whether a merge's worker holds an encoder (`lendEncoder`).
+    private var encoderLent = false
     /// Whether some record names one it replaces (`record.replaced`), once asked; set when this
     /// transaction writes one.
     var holdsReplacements: Bool?
@@ -82,7 +84,7 @@ final class RecordStore {
     /// Inserts a record that does not exist yet; returns `false` (and writes nothing) if a
     /// record with its id exists.
     func insertIfAbsent(_ state: RecordState) throws -> Bool {
-        try execute(.insert, try rowValues(state, changeSeq: changeSeq))
+        try execute(.insert, try rowValues(state, frame: try frame(state), changeSeq: changeSeq))
         guard db.changesCount > 0 else { return false }
         changed = true
         return true
@@ -96,7 +98,33 @@ final class RecordStore {
 
     /// Writes a whole record with the change number `changeSeq` (a migration keeps each row's).
     func write(_ state: RecordState, changeSeq: Int64) throws {
-        try execute(.upsert, try rowValues(state, changeSeq: changeSeq))
+        try execute(.upsert, try rowValues(state, frame: try frame(state), changeSeq: changeSeq))
+    }
+
+    /// Writes a whole record, new or not, as `frame`, which the encoder lent to a merge's
+    /// worker made; the entries it added come first (`addEntries`).
+    func save(_ state: RecordState, frame: [UInt8]) throws {
+        try execute(.upsert, try rowValues(state, frame: frame, changeSeq: changeSeq))
+        changed = true
+    }
+
+    /// An encoder for a merge's worker to encode frames with while this store writes them
+    /// (`save(_:frame:)`), with the entries it adds (`addEntries`). Until `endLending()`, this
+    /// store encodes nothing itself, so that no two encoders number new entries.
+    func lendEncoder() throws -> FrameEncoder {
+        precondition(!encoderLent, "one encoder is lent at a time")
+        let lent = try FrameEncoder(stored: frameTables())
+        encoder = nil
+        encoderLent = true
+        return lent
+    }
+
+    /// The lent encoder is no longer used. This store's own starts again from the tables as
+    /// written, so that entries a failed merge's worker numbered but this store never wrote
+    /// are forgotten.
+    func endLending() {
+        encoderLent = false
+        encoder = nil
     }
 
     /// Writes the status, lastCheckedAt and annotation registers of an existing record.
@@ -119,12 +147,12 @@ final class RecordStore {
         try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(id.bytes)])
     }
 
-    private func rowValues(_ state: RecordState, changeSeq: Int64) throws -> [DatabaseValue] {
+    private func rowValues(_ state: RecordState, frame: [UInt8], changeSeq: Int64) throws -> [DatabaseValue] {
         if state.replacedID != nil { holdsReplacements = true }
         let facts = state.facts.value
         return RecordRow.values(
             of: state,
-            frame: try frame(state),
+            frame: frame,
             vault: try ensureVault(facts.vaultId),
             chain: try chainNumber(facts.chain.id),
             erased: try isErased(state),
@@ -134,11 +162,19 @@ final class RecordStore {
 
     /// The stored frame of `state`; the entries it adds to the file's tables are written first.
     private func frame(_ state: RecordState) throws -> [UInt8] {
+        precondition(!encoderLent, "frames are encoded by the worker the encoder is lent to")
         var encoder = try self.encoder ?? FrameEncoder(stored: frameTables())
         let frame = encoder.frame(state)
         let added = encoder.takeAddedEntries()
         self.encoder = encoder
-        guard !added.texts.isEmpty || !added.replicas.isEmpty else { return frame }
+        try addEntries(added)
+        return frame
+    }
+
+    /// Writes the entries an encoder added to the file's tables, in order, so that they take
+    /// the numbers the encoder gave them.
+    func addEntries(_ added: FrameEncoder.AddedEntries) throws {
+        guard !added.texts.isEmpty || !added.replicas.isEmpty else { return }
         var tables = try frameTables()
         for text in added.texts {
             tables.texts.add(text)
@@ -153,8 +189,10 @@ final class RecordStore {
         try db.cachedStatement(sql: "UPDATE ledger_meta SET frame_texts = ?, frame_replicas = ? WHERE id = 1")
             .execute(arguments: [tables.texts.entries.count, tables.replicas.count])
         self.tables = tables
-        return frame
     }
+
+    /// The file's tables as this transaction holds them, for decoding its rows elsewhere.
+    func currentTables() throws -> FrameTables { try frameTables() }
 
     /// The file's tables (`frame_text`, `frame_replica`): the shared ones with the entries
     /// added since they were last read, once per transaction.
@@ -244,14 +282,23 @@ final class RecordStore {
     /// The stored states with these ids (visible or erased by a clear), by id: one query for
     /// a batch of a merge.
     func fetchStored(ids: [TransactionID]) throws -> [TransactionID: RecordState] {
-        guard !ids.isEmpty else { return [:] }
         var states: [TransactionID: RecordState] = [:]
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        try forEach(
-            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))",
-            StatementArguments(ids.map { Data($0.bytes) })
-        ) { states[$0.id] = $0 }
+        let tables = try frameTables()
+        for row in try fetchStoredRows(ids: ids) {
+            let state = try row.decode(tables: tables, path: path)
+            states[state.id] = state
+        }
         return states
+    }
+
+    /// The rows of the stored states with these ids, not decoded: one query for a batch of a
+    /// merge, whose worker decodes them.
+    func fetchStoredRows(ids: [TransactionID]) throws -> [StoredRow] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let sql = "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))"
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(ids.map { Data($0.bytes) }))
+            .map(StoredRow.init)
     }
 
     /// Every stored state of `vault` changed after the change sequence number `since`.
@@ -352,7 +399,7 @@ final class RecordStore {
     func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
-            try body(try RecordRow.decode(row, tables: try frameTables(), path: path))
+            try body(try StoredRow(row).decode(tables: try frameTables(), path: path))
         }
     }
 }
