@@ -18,7 +18,7 @@ struct CLIProcess {
     }
 
     /// Seconds a `txledger` process took with `arguments` (its output to `output`, if given),
-    /// from start to exit; waited for on a thread of its own.
+    /// from start to exit.
     /// - Throws: `BenchFailure` if it exits with a status other than 0.
     func seconds(_ arguments: [String], output: String? = nil) async throws -> Double {
         let process = Process()
@@ -32,12 +32,15 @@ struct CLIProcess {
         } else {
             process.standardOutput = FileHandle.nullDevice
         }
+        // Waiting through `terminationHandler`: `waitUntilExit()` spins its run loop on Linux,
+        // which took a whole core from the two the timed process has.
         let seconds = try await Stopwatch.seconds {
-            try process.run()
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread.detachNewThread {
-                    process.waitUntilExit()
-                    done.resume()
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in done.resume() }
+                do {
+                    try process.run()
+                } catch {
+                    done.resume(throwing: error)
                 }
             }
         }

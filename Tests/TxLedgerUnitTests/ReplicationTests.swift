@@ -99,26 +99,11 @@ struct ReplicationTests {
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))
     }
 
-    @Test func aRecordTwiceInOneChangeSetJoinsBothStates() async throws {
-        // Merges read stored states a batch at a time; a later state of the same id in the batch
-        // must join what the earlier one wrote, not the state read before it.
-        let (a, b, c) = (try await TestLedger(), try await TestLedger(), try await TestLedger())
-        let record = try Fixture.minimalSend(hash: 1)
-        try await a.ledger.record(record)
-        try await a.ledger.setNote("from a", for: record.id)
-        try await c.ledger.record(record)
-        _ = try await c.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
-        let fromA = try await a.ledger.changes(vault: record.vaultId)
-        let fromC = try await c.ledger.changes(vault: record.vaultId)
-        let report = try await b.ledger.merge(ChangeSet(header: fromA.header, records: fromA.records + fromC.records))
-        let merged = try #require(try await b.ledger.transaction(id: record.id))
-        #expect(merged.note == "from a" && merged.status == .confirmed)
-        #expect(report.recordsAdded == 1 && report.recordsChanged == 1)
-    }
-
-    /// A batch is worked out on the merge's worker thread while the one before it is written: a
-    /// batch that holds an id of that one must read its row once written, not before.
-    @Test(arguments: [1, 2]) func aRecordInTwoBatchesJoinsBothStates(batchesApart: Int) async throws {
+    /// Merges read stored states a batch at a time; a later state of the same id in the batch
+    /// must join what the earlier one wrote, not the state read before it. And a batch is worked
+    /// out on the merge's worker thread while the one before it is written: a batch that holds
+    /// an id of that one must read its row once written, not before.
+    @Test(arguments: [0, 1, 2]) func aRecordTwiceInOneChangeSetJoinsBothStates(batchesApart: Int) async throws {
         let (a, b, c) = (try await TestLedger(), try await TestLedger(), try await TestLedger())
         let record = try Fixture.minimalSend(hash: 1)
         try await a.ledger.record(record)
@@ -126,18 +111,18 @@ struct ReplicationTests {
         try await c.ledger.record(record)
         _ = try await c.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
         let size = LedgerTransaction.mergeBatchSize
-        let others = try (2...(size * 3)).map { try Fixture.minimalSend(hash: $0) }
-        try await a.ledger.record(others)
+        try await a.ledger.record(try (2...(size * 3)).map { try Fixture.minimalSend(hash: $0) })
         let fromA = try await a.ledger.changes(vault: record.vaultId)
         let filler = fromA.records.filter { $0.id != record.id }
-        // a's state ends the first batch; c's starts the next one, or the one after.
-        let before = Array(filler.prefix(size - 1)) + fromA.records.filter { $0.id == record.id }
-        let between = filler.dropFirst(size - 1).prefix(size * (batchesApart - 1))
-        let after = filler.dropFirst(size - 1 + between.count)
+        // a's state at index p, c's at q: the end of the first batch and the start of the next
+        // one or of the one after, or both in the first batch.
+        let p = batchesApart == 0 ? size - 2 : size - 1
+        let q = batchesApart == 0 ? size - 1 : size * batchesApart
         let fromC = try await c.ledger.changes(vault: record.vaultId).records
-        let report = try await b.ledger.merge(
-            ChangeSet(header: fromA.header, records: before + between + fromC + after)
-        )
+        let records =
+            filler[..<p] + fromA.records.filter { $0.id == record.id } + filler[p..<(q - 1)] + fromC
+            + filler[(q - 1)...]
+        let report = try await b.ledger.merge(ChangeSet(header: fromA.header, records: Array(records)))
         let merged = try #require(try await b.ledger.transaction(id: record.id))
         #expect(merged.note == "from a" && merged.status == .confirmed)
         #expect(report.recordsAdded == filler.count + 1 && report.recordsChanged == 1)
