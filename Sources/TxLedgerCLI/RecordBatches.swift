@@ -1,30 +1,70 @@
 import Foundation
 import TxLedger
 
-/// The records of a `record --json` list, decoded a batch at a time on a thread of their own
-/// (`ProducerThread`) while the ledger writes the batches before them
-/// (`Ledger.record(batches:)`): decoding JSON and writing records each take about half the time
-/// of the whole, and this machine has two cores.
+/// The records of a `record --json` list, decoded a batch at a time on threads of their own
+/// (`ProducerThread`, and two batches at once beside it) while the ledger writes the batches
+/// before them (`Ledger.record(batches:)`): Foundation's `JSONDecoder` takes more time than
+/// writing the records does, and this machine has two cores.
 enum RecordBatches {
     /// Records per batch.
     static let batchSize = 1000
+    /// Batches decoded at once.
+    private static let decodedTogether = 2
 
     /// A batch did not decode. The whole document decoded at once says why, in the words it
     /// always has (`RecordJSONInput.decode`).
     struct DecodingFailure: Error {}
 
     /// Starts decoding the records of `data` if it is a list that `RecordListElements` follows;
-    /// `nil` if not. A batch that does not decode ends them with `DecodingFailure`.
+    /// `nil` if not. A batch that does not decode ends them with `DecodingFailure`, after the
+    /// batches before it.
     static func start(_ data: Data) -> ProducerThread<TransactionRecord>? {
         guard let ranges = data.withUnsafeBytes(RecordListElements.ranges(in:)) else { return nil }
+        // Each batch's records, with the commas between them.
+        let batches = stride(from: 0, to: ranges.count, by: batchSize).map { start in
+            let batch = ranges[start..<min(start + batchSize, ranges.count)]
+            return data.startIndex + batch.first!.lowerBound..<data.startIndex + batch.last!.upperBound
+        }
         return ProducerThread(name: "txledger.record-json", batchSize: batchSize) { yield in
-            for start in stride(from: 0, to: ranges.count, by: batchSize) {
-                let batch = ranges[start..<min(start + batchSize, ranges.count)]
-                // The batch's records, with the commas between them.
-                let bytes = data.startIndex + batch.first!.lowerBound..<data.startIndex + batch.last!.upperBound
-                guard let records = try? RecordJSONInput.decodeList(data[bytes]) else { throw DecodingFailure() }
-                try records.forEach(yield)
+            for start in stride(from: 0, to: batches.count, by: decodedTogether) {
+                let together = batches[start..<min(start + decodedTogether, batches.count)]
+                for records in decode(together.map { data[$0] }) {
+                    guard let records else { throw DecodingFailure() }
+                    try records.forEach(yield)
+                }
             }
         }
+    }
+
+    /// The records of each list of `elements`, decoded at once on as many threads; `nil` for a
+    /// list that does not decode.
+    private static func decode(_ elements: [Data]) -> [[TransactionRecord]?] {
+        let decoded = DecodedBatches(count: elements.count)
+        DispatchQueue.concurrentPerform(iterations: elements.count) { index in
+            decoded.set(index, try? RecordJSONInput.decodeList(elements[index]))
+        }
+        return decoded.all
+    }
+}
+
+/// The batches `RecordBatches.decode` fills, one per thread.
+private final class DecodedBatches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [[TransactionRecord]?]
+
+    init(count: Int) {
+        batches = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ records: [TransactionRecord]?) {
+        lock.lock()
+        defer { lock.unlock() }
+        batches[index] = records
+    }
+
+    var all: [[TransactionRecord]?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return batches
     }
 }
