@@ -72,7 +72,8 @@ extension Ledger {
         let report = try await write { transaction in
             // One read of the other file (one snapshot of it), on a thread of its own: its
             // records are decoded there while the ones before them merge here.
-            let items = ProducerThread<SourceItem>(name: "txledger.merge", batchSize: Self.sourceBatchSize) { yield in
+            let batchSize = LedgerTransaction.mergeBatchSize
+            let items = ProducerThread<SourceItem>(name: "txledger.merge", batchSize: batchSize) { yield in
                 try sourcePool.read { db in
                     let store = RecordStore(db, path: sourcePath, tables: sourceTables)
                     for vault in try store.vaults() {
@@ -107,9 +108,6 @@ extension Ledger {
         warnAboutFutureStamps(report)
         return report
     }
-
-    /// Items of another ledger file handed over at a time: a merge's batch.
-    private static var sourceBatchSize: Int { LedgerTransaction.mergeBatchSize }
 
     /// Clears a vault's history on every replica it reaches: everything recorded or edited up to
     /// now is erased; what any replica records later is kept.

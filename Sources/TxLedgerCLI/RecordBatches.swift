@@ -39,32 +39,11 @@ enum RecordBatches {
     /// The records of each list of `elements`, decoded at once on as many threads; `nil` for a
     /// list that does not decode.
     private static func decode(_ elements: [Data]) -> [[TransactionRecord]?] {
-        let decoded = DecodedBatches(count: elements.count)
+        let decoded = LockedValue([[TransactionRecord]?](repeating: nil, count: elements.count))
         DispatchQueue.concurrentPerform(iterations: elements.count) { index in
-            decoded.set(index, try? RecordJSONInput.decodeList(elements[index]))
+            let records = try? RecordJSONInput.decodeList(elements[index])
+            decoded.update { $0[index] = records }
         }
-        return decoded.all
-    }
-}
-
-/// The batches `RecordBatches.decode` fills, one per thread.
-private final class DecodedBatches: @unchecked Sendable {
-    private let lock = NSLock()
-    private var batches: [[TransactionRecord]?]
-
-    init(count: Int) {
-        batches = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ records: [TransactionRecord]?) {
-        lock.lock()
-        defer { lock.unlock() }
-        batches[index] = records
-    }
-
-    var all: [[TransactionRecord]?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return batches
+        return decoded.get()
     }
 }

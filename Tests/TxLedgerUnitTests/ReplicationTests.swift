@@ -88,6 +88,28 @@ struct ReplicationTests {
         #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(viaChangeSets.ledger))
     }
 
+    /// The other file is read on a thread of its own while earlier batches merge: a damaged row
+    /// past the first batch still leaves this ledger as it was, and says what is damaged.
+    @Test func aDamagedRowInTheOtherFileLeavesThisLedgerAsItWas() async throws {
+        let (a, b) = (try await TestLedger(), try await TestLedger())
+        try await a.ledger.record(try Fixture.send(hash: 1))
+        try await b.ledger.record(try (2...600).map { try Fixture.minimalSend(hash: $0) })
+        try await b.ledger.pool.write { db in
+            try db.execute(
+                sql: "UPDATE record SET state = x'00' WHERE id = (SELECT id FROM record ORDER BY id LIMIT 1 OFFSET 500)"
+            )
+        }
+        let before = try await ReplicaSnapshot(a.ledger)
+        await #expect {
+            try await a.ledger.merge(ledgerAt: b.ledger.path)
+        } throws: { error in
+            guard case let LedgerError.unreadableDatabase(path, reason)? = error as? LedgerError else { return false }
+            return path == b.ledger.path && reason.contains("is malformed")
+        }
+        #expect(try await ReplicaSnapshot(a.ledger) == before)
+        #expect(try await a.ledger.all().count == 1)
+    }
+
     @Test func aRecordOnBothSidesStaysOneRecord() async throws {
         let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.send())

@@ -59,7 +59,7 @@ extension LedgerTransaction {
                 let job = worker.start(
                     batch,
                     stored: try store.fetchStoredRows(ids: Array(ids)),
-                    tables: try store.currentTables(),
+                    tables: try store.frameTables(),
                     path: store.path,
                     vault: vault,
                     watermark: watermark
@@ -77,7 +77,7 @@ extension LedgerTransaction {
                 batch.append(incoming)
                 if batch.count == Self.mergeBatchSize { try mergeBatch() }
             }
-            try mergeBatch()
+            if !batch.isEmpty { try mergeBatch() }
             if let pending = inFlight { try write(pending.job) }
         }
         // The clock: remote stamps advance it, unless they are too far ahead.

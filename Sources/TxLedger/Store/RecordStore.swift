@@ -191,14 +191,12 @@ final class RecordStore {
         self.tables = tables
     }
 
-    /// The file's tables as this transaction holds them, for decoding its rows elsewhere.
-    func currentTables() throws -> FrameTables { try frameTables() }
-
     /// The file's tables (`frame_text`, `frame_replica`): the shared ones with the entries
-    /// added since they were last read, once per transaction.
+    /// added since they were last read, once per transaction. A merge's worker decodes this
+    /// transaction's rows with them.
     /// - Throws: `LedgerError.unreadableDatabase` if they are not numbered in order or exceed
     ///   their limits.
-    private func frameTables() throws -> FrameTables {
+    func frameTables() throws -> FrameTables {
         if let tables { return tables }
         let tables = try sharedTables.update { shared in
             try readEntries(after: &shared)
@@ -279,8 +277,7 @@ final class RecordStore {
             .first
     }
 
-    /// The stored states with these ids (visible or erased by a clear), by id: one query for
-    /// a batch of a merge.
+    /// The stored states with these ids (visible or erased by a clear), by id, in one query.
     func fetchStored(ids: [TransactionID]) throws -> [TransactionID: RecordState] {
         var states: [TransactionID: RecordState] = [:]
         let tables = try frameTables()

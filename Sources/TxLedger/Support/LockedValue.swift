@@ -2,28 +2,28 @@ import Foundation
 
 /// A value that any thread may read and change, guarded by a lock: for the little state a
 /// `Sendable` class keeps outside its database (a flag an app flips, a cached identity).
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
+package final class LockedValue<Value: Sendable>: @unchecked Sendable {
     // `value` is only touched with `lock` held.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func get() -> Value {
+    package func get() -> Value {
         lock.lock()
         defer { lock.unlock() }
         return value
     }
 
-    func set(_ newValue: Value) {
+    package func set(_ newValue: Value) {
         lock.lock()
         defer { lock.unlock() }
         value = newValue
     }
 
-    func update<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func update<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
