@@ -55,6 +55,11 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
         }
     }
 
+    /// Calls `body` with the id's 16 bytes, made on the stack.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { try body($0) }
+    }
+
     private static func nibble(_ digit: UInt8) -> UInt64? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(digit - UInt8(ascii: "0"))

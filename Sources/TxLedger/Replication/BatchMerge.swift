@@ -1,10 +1,18 @@
 /// The merge of one batch of received states into their stored rows, worked out without the
 /// database, on a `MergeWorker`: the stored rows decoded, each received state joined with what
-/// is stored (`RecordMerge`), and each state that changed encoded as its stored frame.
+/// is stored (`RecordMerge`), and each state that changed encoded as its stored frame and made
+/// into its row, so that the writer only binds and writes it.
 struct BatchMerge: Sendable {
-    /// The states to write, each with its frame, in id order (neighbouring keys, fewer pages
-    /// touched).
-    private(set) var writes: [(state: RecordState, frame: [UInt8])] = []
+    /// One record to write.
+    enum Write: Sendable {
+        /// Its row, ready to bind (`RecordStore.save(_:)`).
+        case row(RecordRow.Values)
+        /// Its state and frame, whose chain the store numbers first (`RecordStore.save(_:frame:)`).
+        case unnumbered(RecordState, frame: [UInt8])
+    }
+
+    /// The records to write, in id order (neighbouring keys, fewer pages touched).
+    private(set) var writes: [Write] = []
     /// The entries the frames added to the file's tables, to write before them.
     private(set) var added: FrameEncoder.AddedEntries = ([], [])
     private(set) var report = MergeReport()
@@ -15,6 +23,7 @@ struct BatchMerge: Sendable {
     /// - Parameters:
     ///   - batch: received states, already filtered by the vault's watermark.
     ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
+    ///   - numbers: what the rows of `vault` are made with, its watermark among them.
     /// - Throws: `LedgerError.invalidInput` if a stored record of one of these ids belongs to
     ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
     init(
@@ -23,7 +32,7 @@ struct BatchMerge: Sendable {
         tables: FrameTables,
         path: String,
         vault: String,
-        watermark: Stamp?,
+        numbers: RowNumbers,
         encoder: inout FrameEncoder
     ) throws {
         var stored: [TransactionID: RecordState] = [:]
@@ -40,7 +49,7 @@ struct BatchMerge: Sendable {
                     reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here"
                 )
             }
-            let merge = RecordMerge(local: local, incoming: incoming, watermark: watermark)
+            let merge = RecordMerge(local: local, incoming: incoming, watermark: numbers.watermark)
             if let result = merge.result {
                 if local?.status != result.status || local?.replacedID != result.replacedID {
                     changedLinks.append(result)
@@ -52,7 +61,8 @@ struct BatchMerge: Sendable {
         }
         writes = merged.sorted().map { id in
             let state = stored[id]!
-            return (state, encoder.frame(state))
+            let frame = encoder.frame(state)
+            return numbers.values(of: state, frame: frame).map(Write.row) ?? .unnumbered(state, frame: frame)
         }
         added = encoder.takeAddedEntries()
     }

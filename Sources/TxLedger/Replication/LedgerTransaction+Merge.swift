@@ -45,9 +45,15 @@ extension LedgerTransaction {
             func write(_ job: MergeWorker.Job) throws {
                 let merged = try job.result()
                 try store.addEntries(merged.added)
-                for (state, frame) in merged.writes { try store.save(state, frame: frame) }
+                for write in merged.writes {
+                    switch write {
+                    case let .row(row): try store.save(row)
+                    case let .unnumbered(state, frame): try store.save(state, frame: frame)
+                    }
+                }
                 for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
                 report.add(merged.report)
+                worker.dispose(merged)
             }
             func mergeBatch() throws {
                 let ids = Set(batch.map(\.id))
@@ -62,7 +68,7 @@ extension LedgerTransaction {
                     tables: try store.frameTables(),
                     path: store.path,
                     vault: vault,
-                    watermark: watermark
+                    numbers: try store.rowNumbers(vault: vault)
                 )
                 if let pending = inFlight { try write(pending.job) }
                 inFlight = (ids, job)

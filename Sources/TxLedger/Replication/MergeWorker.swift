@@ -21,7 +21,7 @@ final class MergeWorker: @unchecked Sendable {
         tables: FrameTables,
         path: String,
         vault: String,
-        watermark: Stamp?
+        numbers: RowNumbers
     ) -> Job {
         let job = Job()
         queue.async { [self] in
@@ -33,13 +33,19 @@ final class MergeWorker: @unchecked Sendable {
                         tables: tables,
                         path: path,
                         vault: vault,
-                        watermark: watermark,
+                        numbers: numbers,
                         encoder: &encoder
                     )
                 }
             )
         }
         return job
+    }
+
+    /// Lets go of a batch's merge once it is written: its states and frames are freed here,
+    /// not on the writer's thread.
+    func dispose(_ merged: consuming BatchMerge) {
+        queue.async { [merged] in _ = merged }
     }
 
     /// Returns once every batch started is worked out (those of a failed merge included).
@@ -58,9 +64,10 @@ final class MergeWorker: @unchecked Sendable {
             done.signal()
         }
 
-        /// The batch's merge, waiting for it; called once.
+        /// The batch's merge, waiting for it; called once (the job lets go of it).
         func result() throws -> BatchMerge {
             done.wait()
+            defer { outcome = nil }
             return try outcome!.get()
         }
     }

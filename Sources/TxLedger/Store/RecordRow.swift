@@ -6,12 +6,15 @@ import GRDB
 /// file's tables, `FrameTables`; newer fields included), and beside it the small integers that
 /// queries filter and sort on, derived from the state whenever it is written.
 enum RecordRow {
-    /// The columns `values` gives, in order.
-    static let columns = [
-        "id", "vault", "time", "kind", "chain", "replaced", "status", "hidden", "erased", "change_seq", "state",
-    ]
-    /// The columns `registerValues` gives, in order: what a write that keeps the facts changes.
-    static let registerColumns = ["status", "hidden", "erased", "change_seq", "state"]
+    /// The columns of a record's row but its number, in the order `values` binds them.
+    enum Column: String, CaseIterable {
+        case id, vault, time, kind, chain, replaced, status, hidden, erased
+        case changeSeq = "change_seq"
+        case state
+    }
+    static let columns = Column.allCases.map(\.rawValue)
+    /// The columns a write that keeps the facts changes.
+    static let registerColumns: [Column] = [.status, .hidden, .erased, .changeSeq, .state]
 
     /// `SELECT` list that `StoredRow` reads, from `source`.
     static let selection = "record.id, vault.id, record.state, record.time"
@@ -19,8 +22,8 @@ enum RecordRow {
     /// The condition a visible record meets: its facts are later than its vault's watermark.
     static let isVisible = "record.erased = 0"
 
-    /// The values of `columns` for `state`, stored as `frame`, in the vault and chain numbered
-    /// `vault` and `chain`.
+    /// The values of the columns for `state`, stored as `frame`, in the vault and chain
+    /// numbered `vault` and `chain`.
     static func values(
         of state: RecordState,
         frame: [UInt8],
@@ -28,28 +31,21 @@ enum RecordRow {
         chain: Int64,
         erased: Bool,
         changeSeq: Int64
-    ) -> [DatabaseValue] {
+    ) -> Values {
         let facts = state.facts.value
-        return [
-            Data(state.id.bytes).databaseValue, vault.databaseValue, facts.timestamp.millis.databaseValue,
-            kindCode(facts.kind).databaseValue, chain.databaseValue,
-            (state.replacedID.map { Data($0.bytes) }).databaseValue,
-        ] + registerValues(of: state, frame: frame, erased: erased, changeSeq: changeSeq)
-    }
-
-    /// The values of `registerColumns` for `state`, stored as `frame`.
-    static func registerValues(
-        of state: RecordState,
-        frame: [UInt8],
-        erased: Bool,
-        changeSeq: Int64
-    )
-        -> [DatabaseValue]
-    {
-        [
-            statusCode(state.status).databaseValue, (state.hidden?.value == true ? 1 : 0).databaseValue,
-            (erased ? 1 : 0).databaseValue, changeSeq.databaseValue, Data(frame).databaseValue,
-        ]
+        return Values(
+            id: state.id,
+            vault: vault,
+            time: facts.timestamp.millis,
+            kind: kindCode(facts.kind),
+            chain: chain,
+            replaced: state.replacedID,
+            status: statusCode(state.status),
+            hidden: state.hidden?.value == true,
+            erased: erased,
+            changeSeq: changeSeq,
+            state: frame
+        )
     }
 
     /// `kind`: 0 send, 1 swap, 2 signature.

@@ -15,6 +15,8 @@ final class RecordStore {
     private(set) var changed = false
     /// Chain numbers already resolved in this transaction.
     private var chainNumbers: [String: Int64] = [:]
+    /// Whether `chainNumbers` holds every chain of the file (`rowNumbers`).
+    private var chainsRead = false
     /// Vault numbers already ensured in this transaction.
     var vaultNumbers: [String: Int64] = [:]
     /// Clear watermarks read in this transaction (`clear` keeps it current).
@@ -61,6 +63,14 @@ final class RecordStore {
         /// The status, lastCheckedAt and annotation registers (and newer fields) of an existing record.
         case updateRegisters
 
+        /// The columns bound to the statement's parameters, in order.
+        var parameters: [RecordRow.Column] {
+            switch self {
+            case .insert, .upsert: RecordRow.Column.allCases
+            case .updateRegisters: RecordRow.registerColumns + [.id]
+            }
+        }
+
         var sql: String {
             let columns = RecordRow.columns
             let insert = """
@@ -75,7 +85,7 @@ final class RecordStore {
                     + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             case .updateRegisters:
                 return
-                    "UPDATE record SET \(RecordRow.registerColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+                    "UPDATE record SET \(RecordRow.registerColumns.map { "\($0.rawValue) = ?" }.joined(separator: ", ")) WHERE id = ?"
             }
         }
     }
@@ -99,6 +109,33 @@ final class RecordStore {
     /// Writes a whole record with the change number `changeSeq` (a migration keeps each row's).
     func write(_ state: RecordState, changeSeq: Int64) throws {
         try execute(.upsert, try rowValues(state, frame: try frame(state), changeSeq: changeSeq))
+    }
+
+    /// Writes a whole record, new or not, as a merge's worker made its row
+    /// (`rowNumbers(vault:)`), with a frame of the encoder lent to it; the entries that encoder
+    /// added come first (`addEntries`).
+    func save(_ row: RecordRow.Values) throws {
+        if row.replaced != nil { holdsReplacements = true }
+        try execute(.upsert, row)
+        changed = true
+    }
+
+    /// What a merge's worker needs to make the rows of `vault` itself (`RecordRow.values`):
+    /// the vault's number, the numbers of the file's chains (a chain new to it is left to the
+    /// store: `save(_:frame:)`), this transaction's change number and the vault's watermark.
+    func rowNumbers(vault: String) throws -> RowNumbers {
+        if !chainsRead {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, num FROM chain")) {
+                chainNumbers[row[0]] = row[1]
+            }
+            chainsRead = true
+        }
+        return RowNumbers(
+            vault: try ensureVault(vault),
+            chains: chainNumbers,
+            changeSeq: changeSeq,
+            watermark: try cachedWatermark(vault)
+        )
     }
 
     /// Writes a whole record, new or not, as `frame`, which the encoder lent to a merge's
@@ -129,16 +166,7 @@ final class RecordStore {
 
     /// Writes the status, lastCheckedAt and annotation registers of an existing record.
     func updateRegisters(_ state: RecordState) throws {
-        try execute(
-            .updateRegisters,
-            RecordRow.registerValues(
-                of: state,
-                frame: try frame(state),
-                erased: try isErased(state),
-                changeSeq: changeSeq
-            )
-                + [Data(state.id.bytes).databaseValue]
-        )
+        try execute(.updateRegisters, try rowValues(state, frame: try frame(state), changeSeq: changeSeq))
         changed = true
     }
 
@@ -147,7 +175,7 @@ final class RecordStore {
         try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(id.bytes)])
     }
 
-    private func rowValues(_ state: RecordState, frame: [UInt8], changeSeq: Int64) throws -> [DatabaseValue] {
+    private func rowValues(_ state: RecordState, frame: [UInt8], changeSeq: Int64) throws -> RecordRow.Values {
         if state.replacedID != nil { holdsReplacements = true }
         let facts = state.facts.value
         return RecordRow.values(
@@ -244,10 +272,10 @@ final class RecordStore {
         !state.isVisible(clearedThrough: try cachedWatermark(state.facts.value.vaultId))
     }
 
-    private func execute(_ write: Write, _ values: [DatabaseValue]) throws {
+    private func execute(_ write: Write, _ values: RecordRow.Values) throws {
         let statement = try prepared[write] ?? db.cachedStatement(sql: write.sql)
         prepared[write] = statement
-        try statement.execute(binding: values)
+        try statement.execute(binding: write.parameters, of: values)
     }
 
     /// The number of chain `id` in this file (the `chain` table), added if it is new.
@@ -294,8 +322,13 @@ final class RecordStore {
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         let sql = "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))"
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(ids.map { Data($0.bytes) }))
-            .map(StoredRow.init)
+        let statement = try db.cachedStatement(sql: sql)
+        statement.bind(ids)
+        defer { statement.clearBindings() }
+        var rows: [StoredRow] = []
+        let cursor = try Row.fetchCursor(statement)
+        while try cursor.next() != nil { rows.append(StoredRow(statement)) }
+        return rows
     }
 
     /// Every stored state of `vault` changed after the change sequence number `since`.
@@ -394,9 +427,10 @@ final class RecordStore {
     }
 
     func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let row = try rows.next() {
-            try body(try StoredRow(row).decode(tables: try frameTables(), path: path))
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while try rows.next() != nil {
+            try body(try StoredRow(statement).decode(tables: try frameTables(), path: path))
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A row selected with `RecordRow.selection` from `RecordRow.source`, copied out of SQLite and
 /// not yet decoded, so that it can be decoded on another thread than the connection's (a
@@ -7,14 +7,33 @@ import GRDB
 struct StoredRow: Sendable {
     private let id: TransactionID?
     private let vault: String?
-    private let frame: Data?
+    private let frame: [UInt8]?
     private let time: Int64?
 
-    init(_ row: Row) {
-        id = RecordRow.blob(row[0]).flatMap { TransactionID(bytes: $0) }
-        vault = String.fromDatabaseValue(row[1])
-        frame = RecordRow.blob(row[2])
-        time = Int64.fromDatabaseValue(row[3])
+    /// The row `statement` stands on, read through the SQLite C API: a value of another type
+    /// than its column's is read as missing.
+    init(_ statement: Statement) {
+        let handle = statement.sqliteStatement
+        func bytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+            guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return nil }
+            // An empty BLOB has no address.
+            return UnsafeRawBufferPointer(
+                start: sqlite3_column_blob(handle, column),
+                count: Int(sqlite3_column_bytes(handle, column))
+            )
+        }
+        id = bytes(0).flatMap { TransactionID(bytes: $0) }
+        vault =
+            sqlite3_column_type(handle, 1) == SQLITE_TEXT
+            ? String(
+                decoding: UnsafeBufferPointer(
+                    start: sqlite3_column_text(handle, 1),
+                    count: Int(sqlite3_column_bytes(handle, 1))
+                ),
+                as: UTF8.self
+            ) : nil
+        frame = bytes(2).map(Array.init)
+        time = sqlite3_column_type(handle, 3) == SQLITE_INTEGER ? sqlite3_column_int64(handle, 3) : nil
     }
 
     /// The record the row holds, in a file whose tables are `tables` (or a later version of
@@ -26,7 +45,7 @@ struct StoredRow: Sendable {
         var decoder = FrameDecoder(stored: tables, timestamp: time)
         let state: RecordState
         do {
-            state = try decoder.record(Array(frame), vault: vault, index: 0)
+            state = try decoder.record(frame, vault: vault, index: 0)
         } catch let BundleError.malformedContent(reason) {
             throw malformed(reason)
         }
