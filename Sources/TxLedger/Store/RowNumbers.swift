@@ -4,7 +4,8 @@
 struct RowNumbers: Sendable {
     /// The vault's number in the `vault` table.
     let vault: Int64
-    /// The numbers in the `chain` table of the chains the store has resolved so far.
+    /// The numbers in the `chain` table of every chain the file held when the merge began,
+    /// and of those the store numbered since.
     let chains: [String: Int64]
     /// The write transaction's change number.
     let changeSeq: Int64
