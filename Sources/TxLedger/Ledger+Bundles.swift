@@ -121,20 +121,22 @@ extension Ledger {
     }
 
     /// Imports a bundle as `importBundle(at:secret:progress:)` does if its change set's header
-    /// is one that `admitting` accepts; `nil` (and nothing written) if not.
+    /// is one that `admitting` accepts; `nil` (and nothing written) if not. A symbolic link at
+    /// `path` is refused unless `followingLinks` (a sync folder's entries are never links).
     func importBundle(
         at path: String,
         secret: BundleSecret,
+        followingLinks: Bool = true,
         progress: (@Sendable (BundleProgress) -> Void)? = nil,
         admitting: @escaping @Sendable (ChangeSetHeader) -> Bool
     ) async throws -> BundleImport? {
         // The keys (Argon2id for a passphrase) and the header's checks, before the write lock.
         let (header, keys) = try await DedicatedThread.run {
-            let reader = try BundleReader(path: path, secret: secret)
+            let reader = try BundleReader(path: path, secret: secret, followingLinks: followingLinks)
             return (reader.header, reader.keys)
         }
         let imported = try await write { transaction -> BundleImport? in
-            let reader = try BundleReader(path: path, expecting: header, keys: keys)
+            let reader = try BundleReader(path: path, expecting: header, keys: keys, followingLinks: followingLinks)
             var decoder = try PayloadDecoder(reader)
             guard admitting(decoder.header) else { return nil }
             let changes = decoder.header

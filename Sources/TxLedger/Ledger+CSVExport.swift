@@ -13,7 +13,7 @@ extension Ledger {
         let ownFiles = ownFiles
         do {
             return try await read { store in
-                let file = try AtomicFile(path: path, sparing: ownFiles)
+                let file = try AtomicFile(path: path, sparing: ownFiles, mode: AtomicFile.ownerOnly)
                 var buffer = HistoryCSV.line(format.columns)
                 var count = 0
                 try store.forEachRecord(matching: filter) { record in

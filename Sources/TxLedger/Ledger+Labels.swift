@@ -17,7 +17,7 @@ extension Ledger {
         let ownFiles = ownFiles
         do {
             return try await read { store in
-                let file = try AtomicFile(path: path, sparing: ownFiles)
+                let file = try AtomicFile(path: path, sparing: ownFiles, mode: AtomicFile.ownerOnly)
                 var count = 0
                 try store.forEachRecord(
                     matching: HistoryFilter(vault: vault, includeHidden: true, includeReplaced: true)

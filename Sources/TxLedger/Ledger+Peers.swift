@@ -25,9 +25,28 @@ extension Ledger {
         }
     }
 
-    /// Stops waiting for `peer` (a lost device) in `vault`, or in every vault: the default
-    /// export no longer holds deltas back for it. If it comes back, it is heard from again and
-    /// gets what it lacks after its next export.
+    /// Brings what this ledger knows of peers within the limits of knowledge (Specs/crdt.md):
+    /// at most `maxPeersPerVault` per vault, none silent for a year. Merges keep to them; a file
+    /// written by an older version, or edited by hand, may not, and a sync calls this first.
+    /// - Returns: per vault, how many peers were dropped (only vaults that lost some).
+    public func dropPeersBeyondLimits() async throws -> [String: Int] {
+        let silentBefore = options.wallClock().millis - PeerKnowledge.maxSilenceMillis
+        guard !(try await read { try $0.vaultsWithPeersToDrop(silentBefore: silentBefore) }.isEmpty) else { return [:] }
+        return try await write { transaction in
+            var dropped: [String: Int] = [:]
+            for vault in try transaction.store.vaultsWithPeersToDrop(silentBefore: silentBefore) {
+                dropped[vault] = try transaction.store.dropPeers(vault, silentBefore: silentBefore)
+            }
+            return dropped
+        }
+    }
+
+    /// Most peers a ledger keeps per vault (Specs/crdt.md, "Limits of knowledge").
+    public static let maxPeersPerVault = PeerKnowledge.maxPerVault
+
+    /// Forgets `peer` (a lost device) in `vault`, or in every vault: what this ledger knew of
+    /// it is deleted, so the default export no longer holds deltas back for it. If it comes
+    /// back, it is heard from again and gets what it lacks after its next export.
     /// - Returns: in how many vaults it was known.
     /// - Throws: `LedgerError.unknownPeer` if this ledger knows no such peer (in `vault`).
     @discardableResult

@@ -91,11 +91,15 @@ public final class Ledger: Sendable {
             do {
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(),
-                    withIntermediateDirectories: true
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
                 )
             } catch {
                 throw LedgerError.unreadableDatabase(path: path, reason: "its folder cannot be created")
             }
+            // Owner-only whatever the umask: SQLite gives its side files (`-wal`, `-shm`) the
+            // database file's mode.
+            FileIdentity.createPrivately(path)
         }
         var configuration = Configuration()
         configuration.readonly = options.readOnly

@@ -31,13 +31,14 @@ struct SecretOptions: ParsableArguments {
     /// passphrase asked there (twice when `confirm`); else `nil`.
     func secret(ask: Bool, confirm: Bool = false) throws -> BundleSecret? {
         if let keyFile {
-            if SyncKey.isExposed(file: keyFile) {
-                StandardError.warn(["key file '\(keyFile)' can be read by other users; run chmod 600 on it"])
-            }
+            if SyncKey.isExposed(file: keyFile) { Self.warnExposed("key file", keyFile) }
             return .syncKey(try SyncKey(contentsOfFile: keyFile))
         }
         if let passphraseEnv { return .passphrase(try Passphrase.fromEnvironment(passphraseEnv)) }
-        if let passphraseFile { return .passphrase(try Passphrase.fromFile(passphraseFile)) }
+        if let passphraseFile {
+            if Passphrase.isExposed(file: passphraseFile) { Self.warnExposed("passphrase file", passphraseFile) }
+            return .passphrase(try Passphrase.fromFile(passphraseFile))
+        }
         guard ask && isatty(STDIN_FILENO) == 1 else { return nil }
         let passphrase = try Self.prompt("Passphrase: ")
         if confirm {
@@ -55,6 +56,10 @@ struct SecretOptions: ParsableArguments {
             )
         }
         return secret
+    }
+
+    private static func warnExposed(_ what: String, _ path: String) {
+        StandardError.warn(["\(what) '\(OutsideText.escaped(path))' can be read by other users; run chmod 600 on it"])
     }
 
     /// Reads a passphrase from the terminal without echo (`getpass`), then wipes its buffer.

@@ -33,14 +33,21 @@ struct TxLedgerCommand: AsyncParsableCommand {
     var db: String?
 
     static func main() async {
+        // getenv, not ProcessInfo's environment, which copies every variable (a passphrase
+        // among them, before `--passphrase-env` wipes it) into memory that is never wiped.
+        let logLevel = getenv("TXLEDGER_LOG").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel =
-                ProcessInfo.processInfo.environment["TXLEDGER_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+            handler.logLevel = logLevel
             return handler
         }
         do {
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let unknown = unknownSubcommand(in: arguments) {
+                // ArgumentParser answers `txledger nosuch --help` with the root's help and exit 0.
+                throw ValidationError("unknown command '\(OutsideText.escaped(unknown))'; `txledger --help` lists them")
+            }
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -53,6 +60,21 @@ struct TxLedgerCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The first word of `arguments` that is neither a root option (or its value) nor the name
+    /// of a subcommand, if any.
+    static func unknownSubcommand(in arguments: [String]) -> String? {
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            if word == "--db" {
+                _ = words.popFirst()
+            } else if !word.hasPrefix("-") {
+                let names = configuration.subcommands.map { $0._commandName } + ["help"]
+                return names.contains(word) ? nil : word
+            }
+        }
+        return nil
     }
 
     private static func fail(_ error: LocalizedError, hint: String? = nil, code: Int32) -> Never {

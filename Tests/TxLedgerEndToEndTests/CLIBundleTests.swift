@@ -34,8 +34,7 @@ struct CLIBundleTests {
     @Test func twoLedgersSyncThroughBundlesBothWaysWithEachKindOfSecret() async throws {
         let key = directory.path("vault.key")
         try await a.run(["keygen", "--out", key])
-        let passphraseFile = directory.path("passphrase.txt")
-        try (Self.passphrase + "\n").write(toFile: passphraseFile, atomically: true, encoding: .utf8)
+        let passphraseFile = try directory.privateFile("passphrase.txt", Self.passphrase + "\n")
         let env = ["SYNC_PASSPHRASE": Self.passphrase]
         var outputs: [CLI.Result] = []
 
@@ -121,8 +120,7 @@ struct CLIBundleTests {
             #expect(try await b.history() == before, sourceLocation: sourceLocation)
         }
         try await expectFailure(good, ["--key-file", other], exit: 77, "the sync key does not open this bundle")
-        let passphrase = directory.path("passphrase.txt")
-        try "some passphrase".write(toFile: passphrase, atomically: true, encoding: .utf8)
+        let passphrase = try directory.privateFile("passphrase.txt", "some passphrase")
         try await expectFailure(good, ["--passphrase-file", passphrase], exit: 77, "sealed with a sync key")
         var tampered = good
         tampered[tampered.count - 5] ^= 1

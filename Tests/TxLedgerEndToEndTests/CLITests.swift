@@ -35,6 +35,22 @@ struct CLITests {
         return result.stdout
     }
 
+    /// A command that does not exist is a usage error, whatever follows it (issue #32, case
+    /// 8): a script cannot mistake it for a real one.
+    @Test func anUnknownCommandIsAUsageErrorEvenWithHelp() async throws {
+        for arguments in [["cleared", "--help"], ["cleared"], ["--db", cli.db, "nosuch", "-h"], ["clear\u{1B}[2J"]] {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stdout)")
+            #expect(
+                result.stderr.contains("unknown command '") && !result.stderr.contains("\u{1B}"),
+                "\(result.stderr)"
+            )
+        }
+        for arguments in [["--help"], ["list", "--help"], ["help", "list"], ["--version"]] {
+            #expect(try await cli.run(arguments).status == 0, "\(arguments)")
+        }
+    }
+
     /// An extra fact through `--fact`, shown by `show` and `show --json`; an unknown key is a
     /// usage error naming it, and nothing is recorded.
     @Test func anExtraFactIsRecordedAndShown() async throws {

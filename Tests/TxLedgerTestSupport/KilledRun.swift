@@ -12,6 +12,9 @@ enum KilledRun {
         case after(TimeInterval)
         /// As soon as the ledger's write-ahead log holds this many bytes: inside its write.
         case walReaches(Int)
+        /// As soon as `condition`, given the process id, holds (a file appears, a line is
+        /// written); the process may be looked at there before the kill.
+        case when(@Sendable (pid_t) -> Bool)
         /// Never: it runs to its end.
         case never
 
@@ -19,6 +22,7 @@ enum KilledRun {
             switch self {
             case let .after(seconds): "after \(Int(seconds * 1000)) ms"
             case let .walReaches(bytes): "when the WAL reaches \(bytes) bytes"
+            case .when: "when a condition holds"
             case .never: "never"
             }
         }
@@ -34,18 +38,36 @@ enum KilledRun {
         let largestWAL: Int
     }
 
-    static func run(_ cli: CLI, _ arguments: [String], killAt moment: Moment) async throws -> Outcome {
+    /// - Parameters:
+    ///   - environment: variables to set in a copy of this process's environment.
+    ///   - output: where its standard output goes (a file, to read it while it runs); `nil`:
+    ///     discarded.
+    static func run(
+        _ cli: CLI,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        output: FileDescriptor? = nil,
+        killAt moment: Moment
+    ) async throws -> Outcome {
         try #require(
             FileManager.default.isExecutableFile(atPath: CLI.binary.path),
             "txledger is not built at \(CLI.binary.path)"
         )
         let wal = cli.db + "-wal"
         let start = Date()
+        let overrides = Dictionary(
+            uniqueKeysWithValues: environment.compactMap { key, value in
+                Environment.Key(rawValue: key).map { ($0, Optional(value)) }
+            }
+        )
+        let sink = try output ?? FileDescriptor.open("/dev/null", .writeOnly)
+        defer { if output == nil { try? sink.close() } }
         let run = try await Subprocess.run(
             .path(FilePath(CLI.binary.path)),
             arguments: Arguments(["--db", cli.db] + arguments),
+            environment: Environment.inherit.updating(overrides),
             input: .none,
-            output: .discarded,
+            output: .fileDescriptor(sink, closeAfterSpawningProcess: false),
             error: .discarded
         ) { execution in
             // Polls the WAL's size until the moment comes or the process has ended by itself.
@@ -57,6 +79,7 @@ enum KilledRun {
                     switch moment {
                     case let .after(seconds): Date().timeIntervalSince(start) >= seconds
                     case let .walReaches(bytes): largest >= bytes
+                    case let .when(condition): condition(execution.processIdentifier.value)
                     // A hang fails the test, not the suite.
                     case .never: Date().timeIntervalSince(start) > TestLimits.hang
                     }

@@ -22,9 +22,9 @@ final class BundleReader {
     private var chunkIndex = 0
     private var finished = false
 
-    /// Opens `path` with `secret`.
-    convenience init(path: String, secret: BundleSecret) throws {
-        let (file, header, size) = try Self.openHeader(path)
+    /// Opens `path` with `secret`; a symbolic link at `path` is refused unless `followingLinks`.
+    convenience init(path: String, secret: BundleSecret, followingLinks: Bool = true) throws {
+        let (file, header, size) = try Self.openHeader(path, followingLinks: followingLinks)
         guard header.mode == secret.mode else { throw BundleError.secretKindMismatch(bundle: header.mode) }
         let keys = try BundleKeys(secret: secret, salt: header.salt, cost: header.cost)
         try self.init(path: path, file: file, header: header, fileSize: size, keys: keys)
@@ -32,8 +32,8 @@ final class BundleReader {
 
     /// Opens the same bundle again with the keys a first reader derived (no second Argon2id
     /// run); its header must still be `expected`.
-    convenience init(path: String, expecting expected: BundleHeader, keys: BundleKeys) throws {
-        let (file, header, size) = try Self.openHeader(path)
+    convenience init(path: String, expecting expected: BundleHeader, keys: BundleKeys, followingLinks: Bool) throws {
+        let (file, header, size) = try Self.openHeader(path, followingLinks: followingLinks)
         guard header == expected else { throw BundleError.io(path: path, reason: "it changed while it was being read") }
         try self.init(path: path, file: file, header: header, fileSize: size, keys: keys)
     }
@@ -54,22 +54,41 @@ final class BundleReader {
 
     /// The header alone, for what can be shown without a key.
     static func header(of path: String) throws -> (header: BundleHeader, fileSize: Int) {
-        let (file, header, size) = try openHeader(path)
+        let (file, header, size) = try openHeader(path, followingLinks: true)
         try? file.close()
         return (header, size)
     }
 
-    private static func openHeader(_ path: String) throws -> (FileHandle, BundleHeader, Int) {
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw BundleError.io(
-                path: path,
-                reason: FileManager.default.fileExists(atPath: path)
-                    ? "it cannot be read (check its permissions)" : "the file does not exist"
-            )
+    /// Largest file a reader opens: 16 GiB (a bundle of a million records is about 110 MB).
+    static let maxFileBytes = 1 << 34
+
+    /// Opens `path` without blocking (a FIFO put in a bundle's place would block a plain open
+    /// for ever) and without following a link unless `followingLinks`; the descriptor must be
+    /// a regular file of at most `maxFileBytes`.
+    private static func openHeader(_ path: String, followingLinks: Bool) throws -> (FileHandle, BundleHeader, Int) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else {
+            let reason =
+                switch errno {
+                case ENOENT: "the file does not exist"
+                case ELOOP: "it is a symbolic link, which a sync folder's file never is"
+                default: "it cannot be read (check its permissions)"
+                }
+            throw BundleError.io(path: path, reason: reason)
         }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            let size = Int(try file.seekToEnd())
-            try file.seek(toOffset: 0)
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw BundleError.io(path: path, reason: "it is not a regular file (a folder, a FIFO or a device)")
+            }
+            guard info.st_size <= maxFileBytes else {
+                throw BundleError.io(
+                    path: path,
+                    reason: "it is larger than \(maxFileBytes >> 30) GiB, more than any bundle"
+                )
+            }
+            let size = Int(info.st_size)
             let header = try BundleHeader(parsing: try read(file, count: BundleHeader.size, path: path))
             return (file, header, size)
         } catch {

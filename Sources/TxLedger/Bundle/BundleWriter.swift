@@ -36,7 +36,7 @@ final class BundleWriter {
         encryptor = SecretStreamEncryptor(key: keys.streamKey)
         header = keys.seal(version: version, mode: secret.mode, cost: cost, salt: salt, streamHeader: encryptor.header)
         do {
-            file = try AtomicFile(path: path, sparing: protected)
+            file = try AtomicFile(path: path, sparing: protected, mode: AtomicFile.umasked)
         } catch {
             throw BundleError.io(path: path, reason: error.reason)
         }

@@ -46,6 +46,12 @@ public struct Passphrase: Sendable {
         return try Passphrase(copying: UnsafeRawBufferPointer(bytes))
     }
 
+    /// Whether a passphrase file may be read by users other than its owner (its mode is not
+    /// 0600 or stricter); callers warn about it, as about a key file.
+    public static func isExposed(file path: String) -> Bool {
+        SecretFile.isExposed(path)
+    }
+
     /// The first line of a file (without its line break).
     public static func fromFile(_ path: String) throws -> Passphrase {
         let contents = try SecretFile.read(path, maxBytes: maxBytes + 2)

@@ -24,7 +24,34 @@ struct FolderSync {
 
     mutating func run() async throws -> FolderSyncReport {
         let folder = folder
-        return try await run(listing: try await DedicatedThread.run { try Self.list(folder) })
+        let listing = try await DedicatedThread.run { try FolderListing(folder) }
+        for name in listing.irregular {
+            report.skip(
+                name,
+                "not a regular file (a link, a folder or a FIFO), which a sync's file never is",
+                retried: false
+            )
+        }
+        try await removeUnfinishedWrites(among: listing.temporary)
+        return try await run(listing: listing.files)
+    }
+
+    /// Removes the temporary files that this ledger's writes killed before they finished left
+    /// in the folder, and forgets those writes; a write still going on (another process of
+    /// this ledger) holds its file's lock and is left alone.
+    private func removeUnfinishedWrites(among temporary: [String]) async throws {
+        let folder = folder
+        let unfinished = try await ledger.read { try $0.unfinishedWrites(folder) }
+        guard !unfinished.isEmpty else { return }
+        let ended = try await DedicatedThread.run {
+            unfinished.filter { name in
+                let left = temporary.filter { AtomicFile.isTemporary($0, of: name) }
+                return left.allSatisfy { AtomicFile.removeIfAbandoned(folder + "/" + $0) }
+            }
+        }
+        try await ledger.write { transaction in
+            for name in ended { try transaction.store.noteWrite(folder, name: name, finished: true) }
+        }
     }
 
     /// The sync, given the folder's names and sizes as listed: a file may vanish after it.
@@ -38,6 +65,7 @@ struct FolderSync {
             try await ledger.write { try $0.store.forgetFolderFiles(folder, names: gone) }
             for name in gone { known[name] = nil }
         }
+        report.peersDropped = try await ledger.dropPeersBeyondLimits()
         let before = ledger.replicaID
         for (name, size) in listing.sorted(by: { $0.key < $1.key }) {
             try await read(name, size: size)
@@ -54,24 +82,6 @@ struct FolderSync {
             report.notWritten = reason
         }
         return report
-    }
-
-    /// Names and sizes of the folder's regular files.
-    private static func list(_ folder: String) throws -> [String: Int] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            throw BundleError.io(path: folder, reason: "the folder does not exist or cannot be read")
-        }
-        var listing: [String: Int] = [:]
-        for name in names {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name),
-                attributes[.type] as? FileAttributeType == .typeRegular
-            else { continue }
-            listing[name] = (attributes[.size] as? Int) ?? 0
-        }
-        return listing
     }
 
     // MARK: - Reading
@@ -96,6 +106,7 @@ struct FolderSync {
                     let imported = try await ledger.importBundle(
                         at: folder + "/" + name,
                         secret: secret,
+                        followingLinks: false,
                         admitting: { vaults?.contains($0.vaultId) ?? true }
                     ),
                     let changes = imported.info.changes
@@ -108,6 +119,7 @@ struct FolderSync {
                 report.vaults[changes.vaultId, default: .init()].recordsAdded += imported.report.recordsAdded
                 report.vaults[changes.vaultId, default: .init()].recordsChanged += imported.report.recordsChanged
                 if let renamed = imported.report.newReplicaID { report.newReplicaID = renamed }
+                report.peersDropped.merge(imported.report.peersDropped, uniquingKeysWith: +)
             } catch let error as BundleError {
                 report.skip(name, Self.reason(error), retried: true)
             }
@@ -171,7 +183,8 @@ struct FolderSync {
 
     /// Writes a new file of `vault`'s changes after `since` and remembers it.
     private mutating func export(_ vault: String, since: Int64) async throws -> FolderFile {
-        let name = FolderFileName.random()
+        let (name, folder) = (FolderFileName.random(), folder)
+        try await ledger.write { try $0.store.noteWrite(folder, name: name, finished: false) }
         let info = try await ledger.exportBundle(
             vault: vault,
             to: folder + "/" + name,
@@ -180,8 +193,10 @@ struct FolderSync {
         ) { _ in since }
         guard let changes = info.changes else { preconditionFailure("an export knows its change set") }
         let file = FolderFile(name: name, size: info.byteCount, changes: changes, written: true)
-        let folder = folder
-        try await ledger.write { try $0.store.rememberFolderFile(folder, file) }
+        try await ledger.write { transaction in
+            try transaction.store.rememberFolderFile(folder, file)
+            try transaction.store.noteWrite(folder, name: name, finished: true)
+        }
         known[name] = file
         report.vaults[vault, default: .init()].filesWritten += 1
         return file

@@ -29,6 +29,10 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// The replica id this ledger took while reading, when a file showed that it was restored
     /// from a backup or copied (crdt.md, "Restored and cloned files").
     public internal(set) var newReplicaID: ReplicaID?
+    /// Per vault, how many peers the ledger stopped remembering, beyond the limits of
+    /// knowledge (crdt.md, "Limits of knowledge"): a file that taught too many, or a ledger
+    /// that held too many before this sync.
+    public internal(set) var peersDropped: [String: Int] = [:]
 
     mutating func skip(_ name: String, _ reason: String, retried: Bool) {
         skipped.append(SkippedFile(name: name, reason: reason, retried: retried))

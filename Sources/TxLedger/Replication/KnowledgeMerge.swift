@@ -14,6 +14,14 @@ struct KnowledgeMerge {
     /// - Returns: the replica id to use from now on: a new one when the change set shows that
     ///   this file was restored from a backup or copied to another device.
     func apply(_ report: inout MergeReport) throws -> ReplicaID {
+        let replica = try learn(&report)
+        // Within the limits of knowledge whatever the change set taught (crdt.md).
+        let dropped = try store.dropPeers(header.vaultId, silentBefore: now - PeerKnowledge.maxSilenceMillis)
+        if dropped > 0 { report.peersDropped[header.vaultId, default: 0] += dropped }
+        return replica
+    }
+
+    private func learn(_ report: inout MergeReport) throws -> ReplicaID {
         let vault = header.vaultId
         if header.origin == me {
             // An export of this replica id: this file's own, or a copy's (or one this file made
@@ -93,14 +101,18 @@ struct KnowledgeMerge {
     }
 
     /// A full change set carries all that its origin holds: of every other replica too, where
-    /// that continues what this replica holds of it.
+    /// that continues what this replica holds of it. A replica this one does not know yet is
+    /// learned only while the vault has fewer than `PeerKnowledge.maxPerVault` peers.
     private func learnThirdParties() throws {
+        var known = Dictionary(uniqueKeysWithValues: try store.peers(header.vaultId).map { ($0.replica, $0) })
         for (replica, seq) in header.knowledge where replica != me && replica != header.origin {
-            var other = try store.peer(header.vaultId, replica) ?? PeerKnowledge(replica: replica)
+            guard known[replica] != nil || known.count < PeerKnowledge.maxPerVault else { continue }
+            var other = known[replica] ?? PeerKnowledge(replica: replica)
             let epoch = header.knowledgeEpochs[replica]
             guard seq > other.haveSeq, other.haveSeq == 0 || other.haveEpoch == epoch else { continue }
             (other.haveSeq, other.haveEpoch) = (seq, epoch)
             try store.save(other, vault: header.vaultId)
+            known[replica] = other
         }
     }
 

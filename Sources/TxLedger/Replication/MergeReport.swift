@@ -23,6 +23,9 @@ public struct MergeReport: Sendable, Equatable, Codable {
     /// The new replica id this file took because it found it was restored from a backup or
     /// copied to another device (crdt.md, "Restored and cloned files"), if it did.
     public var newReplicaID: ReplicaID?
+    /// Per vault, how many peers this replica stopped remembering because it knew more than it
+    /// keeps, or had not heard from one for a year (crdt.md, "Limits of knowledge").
+    public var peersDropped: [String: Int] = [:]
 
     public init() {}
 
@@ -42,6 +45,7 @@ public struct MergeReport: Sendable, Equatable, Codable {
         conflicts.append(contentsOf: other.conflicts)
         gaps.append(contentsOf: other.gaps)
         newReplicaID = other.newReplicaID ?? newReplicaID
+        peersDropped.merge(other.peersDropped, uniquingKeysWith: +)
     }
 }
 

@@ -241,6 +241,20 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v10: folder writes") { db in
+            // Local only: the names of sync folder files this ledger started to write and has
+            // not finished, so that a sync killed while writing has its temporary file removed
+            // by the next one (folder-sync.md, "One sync").
+            try db.execute(
+                sql: """
+                    CREATE TABLE folder_write (
+                        folder TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        PRIMARY KEY (folder, name)
+                    ) WITHOUT ROWID
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -12,6 +12,13 @@ struct PeerKnowledge: Sendable, Equatable {
     /// When a change set from the peer itself was last merged here (`nil`: never, or forgotten).
     var heardAtMillis: Int64?
 
+    /// Most peers a replica keeps per vault, and so most knowledge entries a change set it
+    /// writes carries (crdt.md, "Limits of knowledge"); far below what a reader accepts
+    /// (`ChangeSetHeader.maxEpochs`).
+    static let maxPerVault = 256
+    /// A peer not heard from directly for this long is dropped: a year, in milliseconds.
+    static let maxSilenceMillis: Int64 = 365 * 24 * 60 * 60 * 1000
+
     init(replica: ReplicaID) {
         self.replica = replica
     }

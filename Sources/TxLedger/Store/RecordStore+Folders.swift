@@ -48,4 +48,20 @@ extension RecordStore {
             )
         }
     }
+
+    /// The names of files of `folder` that this ledger started to write and did not finish.
+    func unfinishedWrites(_ folder: String) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM folder_write WHERE folder = ?", arguments: [folder])
+    }
+
+    /// Notes that this ledger starts to write `name` in `folder` (`finished: false`), or has
+    /// finished or given up (`finished: true`).
+    func noteWrite(_ folder: String, name: String, finished: Bool) throws {
+        try db.execute(
+            sql: finished
+                ? "DELETE FROM folder_write WHERE folder = ? AND name = ?"
+                : "INSERT OR IGNORE INTO folder_write (folder, name) VALUES (?, ?)",
+            arguments: [folder, name]
+        )
+    }
 }

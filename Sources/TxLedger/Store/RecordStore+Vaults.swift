@@ -100,8 +100,11 @@ extension RecordStore {
     func held(_ vault: String) throws -> [ReplicaID: (seq: Int64, epoch: EpochID?)] {
         let rows = try Row.fetchAll(
             db,
-            sql: "SELECT replica_id, have_seq, have_epoch FROM peer WHERE vault_id = ? AND have_seq > 0",
-            arguments: [vault]
+            sql: """
+                SELECT replica_id, have_seq, have_epoch FROM peer WHERE vault_id = ? AND have_seq > 0
+                ORDER BY \(Self.peerKeepOrder) LIMIT ?
+                """,
+            arguments: [vault, PeerKnowledge.maxPerVault]
         )
         return Dictionary(
             uniqueKeysWithValues: rows.map { row in
@@ -145,14 +148,48 @@ extension RecordStore {
         )
     }
 
-    /// Clears when `peer` was heard from, in `vault` or in every vault.
-    /// - Returns: in how many vaults it is known.
+    /// Deletes what this replica knows of `peer`, in `vault` or in every vault.
+    /// - Returns: in how many vaults it was known.
     func forget(_ peer: ReplicaID, vault: String?) throws -> Int {
         try db.execute(
-            sql: "UPDATE peer SET heard_at_ms = NULL WHERE replica_id = ? AND (? IS NULL OR vault_id = ?)",
+            sql: "DELETE FROM peer WHERE replica_id = ? AND (? IS NULL OR vault_id = ?)",
             arguments: [peer.rawValue, vault, vault]
         )
         return db.changesCount
+    }
+
+    /// The order in which peers are kept when there are too many (crdt.md, "Limits of
+    /// knowledge"): those heard from directly before those only relayed, the most recently
+    /// heard first, then those of which this replica holds more.
+    private static let peerKeepOrder = "heard_at_ms IS NULL, heard_at_ms DESC, have_seq DESC, replica_id"
+
+    /// The vaults whose peers break the limits of knowledge: more than `maxPerVault`, or one
+    /// not heard from directly since `silentBefore`.
+    func vaultsWithPeersToDrop(silentBefore: Int64) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: "SELECT vault_id FROM peer GROUP BY vault_id HAVING COUNT(*) > ? OR MIN(heard_at_ms) < ?",
+            arguments: [PeerKnowledge.maxPerVault, silentBefore]
+        )
+    }
+
+    /// Deletes the peers of `vault` not heard from directly since `silentBefore`, then those
+    /// beyond `maxPerVault` in keep order.
+    /// - Returns: how many it deleted.
+    func dropPeers(_ vault: String, silentBefore: Int64) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM peer WHERE vault_id = ? AND heard_at_ms < ?",
+            arguments: [vault, silentBefore]
+        )
+        let silent = db.changesCount
+        try db.execute(
+            sql: """
+                DELETE FROM peer WHERE vault_id = ? AND replica_id NOT IN
+                  (SELECT replica_id FROM peer WHERE vault_id = ? ORDER BY \(Self.peerKeepOrder) LIMIT ?)
+                """,
+            arguments: [vault, vault, PeerKnowledge.maxPerVault]
+        )
+        return silent + db.changesCount
     }
 
     /// Up to which of this replica's change sequence numbers `peer` is known to hold `vault`.

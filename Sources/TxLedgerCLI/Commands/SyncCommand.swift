@@ -38,8 +38,12 @@ struct SyncCommand: LedgerCommand {
             if !first { try await Task.sleep(for: .seconds(interval)) }
             let report = try await ledger.sync(folder: folder, secret: secret, vaults: vaults.isEmpty ? nil : vaults)
             StandardError.warn(
-                report.skipped.map { "skipped \($0.name): \($0.reason)" }
-                    + (report.notWritten.map { ["could not write to \(folder) (\($0)); it was read"] } ?? [])
+                report.skipped.map { "skipped \(OutsideText.escaped($0.name)): \($0.reason)" }
+                    + (report.notWritten.map {
+                        ["could not write to \(OutsideText.escaped(folder)) (\($0)); it was read"]
+                    }
+                        ?? [])
+                    + MergeReportText.peersDropped(report.peersDropped)
                     + (report.newReplicaID.map {
                         ["this ledger was restored or copied and took the new replica id \($0)"]
                     } ?? [])
@@ -49,6 +53,8 @@ struct SyncCommand: LedgerCommand {
             } else if first || !report.isQuiet {
                 print(Self.text(report))
             }
+            // A pipe or a file (a supervisor, a log collector) sees each sync as it happens.
+            fflush(nil)
             first = false
         } while watch
     }

@@ -38,11 +38,21 @@ enum MergeReportText {
                 + "only through #\(gap.heldThrough): what came before is missing here. On that device run `txledger export --vault \(gap.vault) --full` "
                 + "and import it here, or export from here and import it there: its next export then holds the rest"
         }
+            + peersDropped(report.peersDropped)
             + (report.newReplicaID.map { id in
                 [
                     "this ledger's file was restored from a backup or copied from another device, so it took the new replica id \(id); "
                         + "nothing was lost, and its next exports hold everything"
                 ]
             } ?? [])
+    }
+
+    /// A line per vault whose peers were dropped beyond the limits of knowledge.
+    static func peersDropped(_ dropped: [String: Int]) -> [String] {
+        dropped.sorted { $0.key < $1.key }.map { vault, count in
+            "dropped \(count) peer\(count == 1 ? "" : "s") of vault \(OutsideText.escaped(vault)) beyond the limits of knowledge "
+                + "(at most \(Ledger.maxPeersPerVault) per vault, none silent for a year): nothing is lost, "
+                + "a dropped peer that syncs again is sent what it lacks"
+        }
     }
 }
