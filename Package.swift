@@ -52,10 +52,17 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // One C function: sqlite3_db_config's DEFENSIVE flag, which Swift cannot call (variadic),
+        // set on the connection that reads another replica's ledger file (Store/OtherLedgerFile).
+        .target(
+            name: "CSQLiteDefensive",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
         .target(
             name: "TxLedger",
             dependencies: [
                 sodium,
+                "CSQLiteDefensive",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, to bind rows on the write path (Store/Statement+Binding.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -59,23 +59,23 @@ extension Ledger {
 
     /// Merges every vault of another replica's ledger file into this one, in one transaction,
     /// as merging the full change set of each would: the other file is opened read-only, never
-    /// modified, and read as its records are merged rather than all at once.
-    /// - Throws: `LedgerError.invalidInput` if `path` is this ledger itself; what opening it
-    ///   throws (`LedgerError.unreadableDatabase`, ...).
+    /// modified, and read as its records are merged rather than all at once. The file is
+    /// untrusted input, checked and capped as a bundle is (Specs/threat-model.md, "Another
+    /// replica's ledger file"): a hostile one ends in an error naming it, and this ledger is
+    /// left as it was.
+    /// - Throws: `LedgerError.invalidInput` if `path` is this ledger itself, under any name;
+    ///   `LedgerError.unreadableDatabase` naming `path` if it is not a regular file, not a
+    ///   ledger of this version, damaged, or over a limit; `LedgerError.newerSchema`.
     @discardableResult
     public func merge(ledgerAt path: String) async throws -> MergeReport {
-        let source = try await Ledger.open(path: path, options: .init(readOnly: true))
-        guard source.replicaID != replicaID || source.path != self.path else {
-            throw LedgerError.invalidInput(field: "merge", reason: "'\(path)' is this ledger itself")
-        }
-        let (sourcePath, sourceTables, sourcePool) = (source.path, source.frameTables, source.pool)
+        let own = self.path
+        let source = try await DedicatedThread.run { try OtherLedgerFile(path: path, notBeing: own) }
         let report = try await write { transaction in
             // One read of the other file (one snapshot of it), on a thread of its own: its
             // records are decoded there while the ones before them merge here.
             let batchSize = LedgerTransaction.mergeBatchSize
             let items = ProducerThread<SourceItem>(name: "txledger.merge", batchSize: batchSize) { yield in
-                try sourcePool.read { db in
-                    let store = RecordStore(db, path: sourcePath, tables: sourceTables)
+                try source.read { store in
                     for vault in try store.vaults() {
                         try yield(.changes(try store.changeSetHeader(vault, since: 0)))
                         try store.forEachStored(vault: vault, changedAfter: 0) { try yield(.record($0)) }

@@ -235,6 +235,24 @@ struct FolderSyncTests {
         #expect(try await ids(b).count == 2, "the other file was read")
     }
 
+    /// A file replaced by a FIFO between the listing and its read: opened without blocking,
+    /// skipped as not a regular file, and the rest is read (issue #32, case 3).
+    @Test func aFifoPutInAFilesPlaceAfterTheListingIsSkipped() async throws {
+        let a = try await TestLedger()
+        let b = try await TestLedger()
+        try await record(a, 1...2)
+        try await sync(a)
+        let fifo = FolderFileName.random()
+        var listing = try files()
+        listing[fifo] = 500
+        #expect(mkfifo(folder.path(fifo), 0o644) == 0)
+        var sync = FolderSync(ledger: b.ledger, folder: folder.url.path, secret: secret, vaults: nil)
+        let report = try await sync.run(listing: listing)
+        #expect(report.skipped.map(\.name) == [fifo])
+        #expect(report.skipped.first?.reason.contains("not a regular file") == true, "\(report.skipped)")
+        #expect(try await ids(b).count == 2, "the other file was read")
+    }
+
     @Test func twoDevicesSyncingAtOnceAndTwoProcessesOfOneConverge() async throws {
         let a = try await TestLedger()
         let b = try await TestLedger()

@@ -13,6 +13,10 @@ extension RecordStore {
             since = 0
             lineage = try epochs(from: through)
         }
+        // Only a file edited by hand has epochs that start after its last change.
+        guard lineage.count <= ChangeSetHeader.maxEpochs else {
+            throw LedgerError.unreadableDatabase(path: path, reason: "its table of epochs is damaged")
+        }
         return ChangeSetHeader(
             vaultId: vault,
             origin: try LedgerMeta.replicaID(db),

@@ -210,16 +210,17 @@ extension RecordStore {
     // MARK: - Epochs
 
     /// This replica's epochs from the one holding change `seq` (from the first when `seq` is 0)
-    /// to the current one, oldest first.
+    /// to the current one, oldest first; at most one more than a lineage may list, so that a
+    /// caller sees there are too many without reading them all.
     func epochs(from seq: Int64) throws -> [Epoch] {
         try Row.fetchAll(
             db,
             sql: """
                 SELECT id, first_seq FROM epoch
                 WHERE first_seq >= COALESCE((SELECT MAX(first_seq) FROM epoch WHERE first_seq <= ?), 0)
-                ORDER BY first_seq
+                ORDER BY first_seq LIMIT ?
                 """,
-            arguments: [seq]
+            arguments: [seq, ChangeSetHeader.maxEpochs + 1]
         ).map { Epoch(id: EpochID(rawValue: $0["id"]), firstSeq: $0["first_seq"]) }
     }
 

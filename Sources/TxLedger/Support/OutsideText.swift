@@ -1,7 +1,7 @@
 /// Text that came from outside the process (file names, folder entries, vault names read from
 /// another file, a server's answer) made safe to put in a message for a person or a log: it
 /// cannot start a line of its own, move the cursor, colour or clear a terminal, or reorder
-/// what follows it (Specs/threat-model.md, "Messages").
+/// what follows it (Specs/threat-model.md, section 2).
 public enum OutsideText {
     /// `text` with each control character (C0, DEL, C1), format character (bidirectional
     /// overrides, zero-width marks), line or paragraph separator and backslash written as an
