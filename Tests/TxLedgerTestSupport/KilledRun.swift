@@ -13,7 +13,8 @@ enum KilledRun {
         /// As soon as the ledger's write-ahead log holds this many bytes: inside its write.
         case walReaches(Int)
         /// As soon as `condition`, given the process id, holds (a file appears, a line is
-        /// written); the process may be looked at there before the kill.
+        /// written), or after `TestLimits.hang`; the process may be looked at there before the
+        /// kill.
         case when(@Sendable (pid_t) -> Bool)
         /// Never: it runs to its end.
         case never
@@ -79,7 +80,10 @@ enum KilledRun {
                     switch moment {
                     case let .after(seconds): Date().timeIntervalSince(start) >= seconds
                     case let .walReaches(bytes): largest >= bytes
-                    case let .when(condition): condition(execution.processIdentifier.value)
+                    // A hang fails the test, not the suite.
+                    case let .when(condition):
+                        condition(execution.processIdentifier.value)
+                            || Date().timeIntervalSince(start) > TestLimits.hang
                     // A hang fails the test, not the suite.
                     case .never: Date().timeIntervalSince(start) > TestLimits.hang
                     }

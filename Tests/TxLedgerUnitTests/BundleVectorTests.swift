@@ -447,6 +447,8 @@ private struct VectorWriter {
             expect: "payload_tampered"
         )
 
+        vectors += try RuleVectors(folder: folder, key: key, keyText: keyText, passphrase: passphrase).write()
+
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(vectors).write(to: folder.appendingPathComponent("index.json"))

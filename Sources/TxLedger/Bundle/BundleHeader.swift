@@ -47,7 +47,8 @@ struct BundleHeader: Equatable, Sendable {
 
 extension BundleHeader {
     /// Parses the header's layout, checking what needs no key: magic, version, key mode and
-    /// the Argon2id cost's bounds.
+    /// the Argon2id cost's bounds, each as soon as its bytes are whole, so that a header cut
+    /// short is `truncated` only if what it has passes (bundle-format.md, "Reading").
     /// - Parameter bytes: the first `size` bytes of the file, or all of it if it is shorter.
     init(parsing bytes: [UInt8]) throws {
         guard bytes.count >= Self.magic.count, bytes.starts(with: Self.magic) else { throw BundleError.notABundle }
@@ -59,24 +60,24 @@ extension BundleHeader {
         guard let mode = KeyMode(rawValue: bytes[9]) else {
             throw BundleError.unsupportedVersion("key mode \(bytes[9])")
         }
-        guard bytes.count >= Self.size else { throw BundleError.truncated }
+        guard bytes.count >= 14 else { throw BundleError.truncated }
         let operations = UInt64(bigEndian: bytes[10..<14])
-        let memory = UInt64(bigEndian: bytes[14..<22])
-        switch mode {
-        case .syncKey:
-            guard operations == 0 && memory == 0 else {
-                throw BundleError.unsupportedVersion("KDF parameters with a sync key")
-            }
-            cost = nil
-        case .passphrase:
-            let cost = Argon2idCost(operations: operations, memoryBytes: memory)
-            guard cost.isAcceptable else {
-                throw BundleError.unsupportedVersion(
-                    "Argon2id parameters beyond the accepted bounds (\(operations) passes, \(memory) bytes)"
-                )
-            }
-            self.cost = cost
+        guard mode == .syncKey ? operations == 0 : Argon2idCost.acceptsOperations(operations) else {
+            throw BundleError.unsupportedVersion(
+                mode == .syncKey
+                    ? "KDF parameters with a sync key" : "Argon2id passes beyond the accepted bounds (\(operations))"
+            )
         }
+        guard bytes.count >= 22 else { throw BundleError.truncated }
+        let memory = UInt64(bigEndian: bytes[14..<22])
+        guard mode == .syncKey ? memory == 0 : Argon2idCost.acceptsMemory(memory) else {
+            throw BundleError.unsupportedVersion(
+                mode == .syncKey
+                    ? "KDF parameters with a sync key" : "Argon2id memory beyond the accepted bounds (\(memory) bytes)"
+            )
+        }
+        guard bytes.count >= Self.size else { throw BundleError.truncated }
+        cost = mode == .syncKey ? nil : Argon2idCost(operations: operations, memoryBytes: memory)
         version = bytes[8]
         self.mode = mode
         salt = Array(bytes[22..<38])

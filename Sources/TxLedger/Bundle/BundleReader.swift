@@ -106,17 +106,25 @@ final class BundleReader {
         bytesRead += ciphertext.count
         guard !ciphertext.isEmpty else { throw BundleError.truncated }
         var plaintext: [UInt8] = []
-        guard let isFinal = ciphertext.withUnsafeBytes({ decryptor.pull($0, into: &plaintext) }) else {
+        guard let tag = ciphertext.withUnsafeBytes({ decryptor.pull($0, into: &plaintext) }) else {
             throw BundleError.payloadTampered(chunk: chunkIndex)
         }
         chunkIndex += 1
-        if isFinal {
+        // Authentic, so a writer made it: writers tag chunks MESSAGE or FINAL, never PUSH or REKEY.
+        // A chunk that breaks these rules is the file's first failure in stream order: nothing
+        // after it is read (bundle-format.md, "Reading", step 6).
+        guard tag == SecretStreamTag.message || tag == SecretStreamTag.final else {
+            finished = true
+            throw BundleError.malformedContent("chunk \(chunkIndex - 1) has tag \(tag), neither MESSAGE nor FINAL")
+        }
+        if tag == SecretStreamTag.final {
             guard try Self.read(file, count: 1, path: path).isEmpty else { throw BundleError.trailingData }
             finished = true
             // Authentic, so a writer made it: a writer's last chunk holds at least one byte.
             guard !plaintext.isEmpty else { throw BundleError.malformedContent("the final chunk is empty") }
         } else if ciphertext.count < Self.chunkBytes {
             // Authentic, so a writer made it: writers only write full chunks before the final one.
+            finished = true
             throw BundleError.malformedContent("chunk \(chunkIndex - 1) is shorter than a full chunk but not final")
         }
         return plaintext

@@ -54,7 +54,7 @@ struct PayloadDecoder {
         var frames = FrameDecoder(version: version, origin: origin)
         let since = try Self.sequence(try source.readUVarint())
         let through = try Self.sequence(try source.readUVarint())
-        let lineage = version >= 3 ? try Self.readLineage(from: &source) : nil
+        let lineage = version >= 3 ? try Self.readLineage(from: &source, since: since, through: through) : nil
         var knowledge: [ReplicaID: Int64] = [:]
         var knowledgeEpochs: [ReplicaID: EpochID] = [:]
         var previous: ReplicaID?
@@ -107,18 +107,37 @@ struct PayloadDecoder {
         return record
     }
 
-    /// Format 3's epochs: a count, then each epoch's id and first change, in increasing order.
-    private static func readLineage(from source: inout StreamBytes) throws -> [Epoch] {
+    /// Format 3's epochs: a count, then each epoch's id and first change, in increasing order
+    /// from 1, each id once; none when `through` is 0; else, when there are any, the first holds
+    /// `since` (`through` for a full change set, which lists one) and the last starts at or
+    /// before `through` (bundle-format.md, "Change set header").
+    private static func readLineage(from source: inout StreamBytes, since: Int64, through: Int64) throws -> [Epoch] {
         var lineage: [Epoch] = []
+        var ids: Set<EpochID> = []
         for _ in 0..<(try source.readCount(limit: ChangeSetHeader.maxEpochs, "the epoch count")) {
             guard let id = try epoch(try source.readID64(), allowingNone: false) else {
                 preconditionFailure("epoch 0 was refused")
             }
             let first = try sequence(try source.readUVarint())
             guard first > (lineage.last?.firstSeq ?? 0) else {
-                throw BundleError.malformedContent("the epochs are not in increasing order of their first change")
+                throw BundleError.malformedContent(
+                    "the epochs are not in increasing order of their first change from 1"
+                )
             }
+            guard ids.insert(id).inserted else { throw BundleError.malformedContent("an epoch is listed twice") }
             lineage.append(Epoch(id: id, firstSeq: first))
+        }
+        guard let last = lineage.last else { return lineage }
+        let held = since > 0 ? since : through
+        guard through > 0 else { throw BundleError.malformedContent("a change set of no change lists epochs") }
+        guard since > 0 || lineage.count == 1 else {
+            throw BundleError.malformedContent("a full change set lists more than the epoch of its last change")
+        }
+        guard lineage[0].firstSeq <= held, lineage.count == 1 || lineage[1].firstSeq > held, last.firstSeq <= through
+        else {
+            throw BundleError.malformedContent(
+                "its epochs do not run from the one holding its start to the one holding its end"
+            )
         }
         return lineage
     }

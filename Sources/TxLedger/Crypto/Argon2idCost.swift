@@ -45,7 +45,15 @@ public struct Argon2idCost: Hashable, Sendable {
     /// SENSITIVE's memory and 10 passes, so a forged header cannot make a reader allocate or
     /// compute without bound (Specs/bundle-format.md).
     var isAcceptable: Bool {
+        Self.acceptsOperations(operations) && Self.acceptsMemory(memoryBytes)
+    }
+
+    /// Each bound alone, for a header cut short after its `opslimit`.
+    static func acceptsOperations(_ operations: UInt64) -> Bool {
         (UInt64(crypto_pwhash_opslimit_min())...10).contains(operations)
-            && (UInt64(crypto_pwhash_memlimit_min())...Self.sensitive.memoryBytes).contains(memoryBytes)
+    }
+
+    static func acceptsMemory(_ memoryBytes: UInt64) -> Bool {
+        (UInt64(crypto_pwhash_memlimit_min())...sensitive.memoryBytes).contains(memoryBytes)
     }
 }

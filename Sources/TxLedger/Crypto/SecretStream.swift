@@ -38,13 +38,14 @@ final class SecretStreamEncryptor {
 
     /// The ciphertext of `message`, appended to `output`.
     func push(_ message: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8]) {
+        push(message, tag: final ? SecretStreamTag.final : SecretStreamTag.message, into: &output)
+    }
+
+    /// The ciphertext of `message` with any tag (writers use `message` and `final` only;
+    /// tests make the others).
+    func push(_ message: UnsafeRawBufferPointer, tag: UInt8, into output: inout [UInt8]) {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: message.count + Self.abytes))
-        let tag = UInt8(
-            final
-                ? crypto_secretstream_xchacha20poly1305_tag_final()
-                : crypto_secretstream_xchacha20poly1305_tag_message()
-        )
         let rc = output.withUnsafeMutableBufferPointer { out in
             crypto_secretstream_xchacha20poly1305_push(
                 &state,
@@ -82,9 +83,9 @@ final class SecretStreamDecryptor {
 
     deinit { withUnsafeMutableBytes(of: &state) { Sodium.wipe($0) } }
 
-    /// Decrypts the next message into `plaintext` and says whether it carried TAG_FINAL, or
+    /// Decrypts the next message into `plaintext` and gives its tag (`SecretStreamTag`), or
     /// returns `nil` if it does not authenticate (altered, reordered, cut, or another key).
-    func pull(_ ciphertext: UnsafeRawBufferPointer, into plaintext: inout [UInt8]) -> Bool? {
+    func pull(_ ciphertext: UnsafeRawBufferPointer, into plaintext: inout [UInt8]) -> UInt8? {
         guard ciphertext.count >= SecretStreamEncryptor.abytes else { return nil }
         plaintext = [UInt8](repeating: 0, count: ciphertext.count - SecretStreamEncryptor.abytes)
         var tag: UInt8 = 0
@@ -101,6 +102,14 @@ final class SecretStreamDecryptor {
             )
         }
         guard rc == 0 else { return nil }
-        return tag == UInt8(crypto_secretstream_xchacha20poly1305_tag_final())
+        return tag
     }
+}
+
+/// The tags of `crypto_secretstream_xchacha20poly1305` messages.
+enum SecretStreamTag {
+    static var message: UInt8 { UInt8(crypto_secretstream_xchacha20poly1305_tag_message()) }
+    static var push: UInt8 { UInt8(crypto_secretstream_xchacha20poly1305_tag_push()) }
+    static var rekey: UInt8 { UInt8(crypto_secretstream_xchacha20poly1305_tag_rekey()) }
+    static var final: UInt8 { UInt8(crypto_secretstream_xchacha20poly1305_tag_final()) }
 }
