@@ -126,24 +126,16 @@ struct CLIHostileFolderTests {
         let a = device("a")
         try await a.run(CLI.send(1))
         let passphrase = "correct horse battery staple \(UUID().uuidString)"
-        let log = directory.path("watch.log")
-        let output = try FileDescriptor.open(
-            log,
-            .writeOnly,
-            options: [.create, .truncate],
-            permissions: .ownerReadWrite
-        )
-        defer { try? output.close() }
         let copies = LockedValue<Int?>(nil)
+        let folder = folder
         _ = try await KilledRun.run(
             a,
             ["sync", folder, "--passphrase-env", "TXL_TEST_PASSPHRASE", "--watch", "--interval", "1"],
             environment: ["TXL_TEST_PASSPHRASE": passphrase],
-            output: output,
             killAt: .when { pid in
-                guard ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("main: read") else {
-                    return false
-                }
+                // Once its first file is in the folder, the secret has been read and used.
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                guard names.contains(where: { FolderFileName.kind(of: $0) == .bundle }) else { return false }
                 copies.set(ProcessMemory.occurrences(of: Array(passphrase.utf8), inProcess: pid))
                 return true
             }
