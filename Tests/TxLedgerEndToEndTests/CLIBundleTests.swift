@@ -174,6 +174,20 @@ struct CLIBundleTests {
             "\(full.stdout)"
         )
 
+        // The JSON says everything the header holds, epochs included (cli.md).
+        let json = try await a.run(["inspect", bundle, "--key-file", key, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(
+            Set(object.keys) == [
+                "file", "formatVersion", "keyMode", "bytes", "vault", "origin", "since", "through", "full",
+                "knowledge", "knowledgeEpochs", "lineage", "records",
+            ],
+            "\(json.stdout)"
+        )
+        let lineage = try #require(object["lineage"] as? [[String: Any]])
+        // A full change set lists the epoch of its last change: the second process's, from #2.
+        #expect(lineage.count == 1 && lineage[0]["firstSeq"] as? Int == 2 && (lineage[0]["id"] as? String)?.count == 16)
+
         // A key file others can read works, with a warning.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
         let exposed = try await a.run(["inspect", bundle, "--key-file", key])

@@ -34,7 +34,8 @@ struct ChainTests {
 
     @Test(arguments: [
         "etherum", "", "eip155:", "eip155:abc", "eip155:0", "eip155:-1", "0x", "0xzz", "0x0",
-        "custom:", "custom:a b", "custom:a/b", "bitcoin mainnet",
+        "custom:", "custom:a b", "custom:a/b", "bitcoin mainnet", "eip155:+100", "0x+5", "0x-5", "eip155: 1",
+        "Custom:x", "CUSTOM:x",
     ])
     func rejectsUnknownOrMalformedChains(_ text: String) {
         #expect(throws: LedgerError.self) { try Chain(parsing: text) }

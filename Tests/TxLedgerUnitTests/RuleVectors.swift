@@ -81,7 +81,90 @@ struct RuleVectors {
                 try sealed([(Self.payload(since: since, through: through, lineage: lineage), SecretStreamTag.final)])
             )
         }
+        // Frames a writer never makes, each breaking one rule of "Record frames".
+        let stamp = Stamp(millis: 1_751_371_200_000, replica: ReplicaID(rawValue: 1))
+        let confirmed = RecordState(
+            recording: try Fixture.send(vault: "rules", status: .confirmed(block: 7)),
+            stamp: stamp
+        )
+        let frames: [(String, String, RecordFields)] = [
+            (
+                "frame-swap-without-to-chain", "a swap without to_chain (a frame carries both chains of a swap)",
+                edited(RecordState(recording: try Fixture.swap(vault: "rules"), stamp: stamp)) { $0[.toChain] = nil }
+            ),
+            (
+                "frame-send-without-token", "a send without token_symbol",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0[.tokenSymbol] = nil
+                }
+            ),
+            (
+                "frame-status-not-lowercase", "terminal_status CONFIRMED (a writer writes it in lowercase, as kind)",
+                edited(confirmed) { $0[.terminalStatus] = .text("CONFIRMED") }
+            ),
+            (
+                "frame-block-without-terminal", "block_number without the terminal register's stamp",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0[.blockNumber] = .integer(7)
+                }
+            ),
+            (
+                "frame-inferred-without-reason", "the inferred register's stamp without inferred_reason",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0[.inferredTime] = .integer(stamp.time)
+                    $0[.inferredReplica] = .integer(1)
+                }
+            ),
+            (
+                "frame-spends-off-utxo", "spends on an ethereum send (outputs are a bitcoin-like chain's)",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0[.spends] = .text(String(repeating: "ab", count: 32) + ":0")
+                }
+            ),
+            (
+                "frame-spends-output-too-large", "a bitcoin send spending output 4294967296",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0[.chain] = .text("bitcoin")
+                    $0[.txHash] = .text(String(repeating: "cd", count: 32))
+                    $0[.explorerUrl] = nil
+                    $0[.replaces] = nil
+                    $0[.spends] = .text(String(repeating: "ab", count: 32) + ":4294967296")
+                }
+            ),
+            (
+                "frame-newer-stamp-wrong-wire", "a newer register (block 6) whose stamp time is a varint",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0.newer = NewerFields([
+                        NewerField(number: 6000, value: .varint(UInt64(stamp.time))),
+                        NewerField(number: 6001, value: .replica(ReplicaID(rawValue: 1))),
+                    ])
+                }
+            ),
+        ]
+        for (name, comment, fields) in frames {
+            var encoder = PayloadEncoder()
+            encoder.encode(
+                ChangeSetHeader(
+                    vaultId: "rules",
+                    origin: ReplicaID(rawValue: 1),
+                    since: 0,
+                    through: 1,
+                    knowledge: [:],
+                    lineage: [Epoch(id: EpochID(rawValue: 7), firstSeq: 1)],
+                    clearedThrough: nil
+                )
+            )
+            encoder.encodeFrame(fields)
+            try add(name, comment, expect: "malformed_content", try sealed([(encoder.bytes, SecretStreamTag.final)]))
+        }
         return vectors
+    }
+
+    /// `state`'s fields, changed.
+    private func edited(_ state: RecordState, _ change: (inout RecordFields) -> Void) -> RecordFields {
+        var fields = state.fields
+        change(&fields)
+        return fields
     }
 
     /// A change set header of vault `rules` and no record.

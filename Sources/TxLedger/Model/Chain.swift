@@ -61,7 +61,10 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         } else if key.hasPrefix("eip155:") {
             self = try Self.evm(decimal: String(key.dropFirst("eip155:".count)), original: text)
         } else if key.hasPrefix("0x") {
-            guard let id = UInt64(key.dropFirst(2), radix: 16), id > 0 else { throw Self.syntaxError(text) }
+            let digits = key.utf8.dropFirst(2)
+            guard digits.allSatisfy({ Self.isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }),
+                let id = UInt64(key.dropFirst(2), radix: 16), id > 0
+            else { throw Self.syntaxError(text) }
             self = Self.evm(chainID: id)
         } else if text.hasPrefix("custom:") {
             let name = String(text.dropFirst("custom:".count))
@@ -90,7 +93,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func evm(decimal: String, original: String) throws -> Chain {
-        guard !decimal.isEmpty, decimal.allSatisfy(\.isASCII), let id = UInt64(decimal), id > 0 else {
+        guard decimal.utf8.allSatisfy(isDigit), let id = UInt64(decimal), id > 0 else {
             throw syntaxError(original)
         }
         return evm(chainID: id)
@@ -102,6 +105,11 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
             reason:
                 "'\(text.prefix(40))' is not a chain identifier (eip155:<decimal id>, 0x<hex id> or custom:<name of letters, digits, . _ ->)"
         )
+    }
+
+    /// `0` to `9` (no sign: `UInt64("+5")` would take one).
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static func isValidCustomName(_ name: String) -> Bool {

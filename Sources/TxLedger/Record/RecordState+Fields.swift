@@ -200,12 +200,12 @@ extension RecordState {
         )
 
         var terminal: Register<TerminalOutcome>?
-        if let status = try text(.terminalStatus), let stamp = try stamp(.terminal) {
-            let status = try TransactionStatus(parsing: status)
-            guard status.isTerminal else {
+        if let written = try text(.terminalStatus), let stamp = try stamp(.terminal) {
+            // Exactly as a writer writes it, as `kind` is: lowercase.
+            guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
                 throw LedgerError.invalidInput(
                     field: RecordField.terminalStatus.name,
-                    reason: "'\(status.rawValue)' is not confirmed or failed"
+                    reason: "'\(written.prefix(40))' is not confirmed or failed"
                 )
             }
             // The same checks as a local status update: metadata fits the status and its limits.

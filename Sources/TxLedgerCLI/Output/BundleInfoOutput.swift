@@ -15,7 +15,16 @@ struct BundleInfoOutput: Encodable {
     let full: Bool?
     let clearedThrough: String?
     let knowledge: [String: Int64]?
+    /// Format 3 on: the epoch of each knowledge entry, where known, and the origin's epochs.
+    let knowledgeEpochs: [String: String]?
+    let lineage: [Epoch]?
     let records: Int?
+
+    /// An epoch as the JSON shows it: its id in 16 hex digits, its first change.
+    struct Epoch: Encodable {
+        let id: String
+        let firstSeq: Int64
+    }
 
     init(path: String, info: BundleInfo) {
         file = path
@@ -34,6 +43,14 @@ struct BundleInfoOutput: Encodable {
         knowledge = changes.map {
             Dictionary(uniqueKeysWithValues: $0.knowledge.map { ($0.key.description, $0.value) })
         }
+        knowledgeEpochs = changes.flatMap { changes in
+            changes.lineage.map { _ in
+                Dictionary(
+                    uniqueKeysWithValues: changes.knowledgeEpochs.map { ($0.key.description, $0.value.description) }
+                )
+            }
+        }
+        lineage = changes?.lineage?.map { Epoch(id: $0.id.description, firstSeq: $0.firstSeq) }
         records = info.recordCount
     }
 
