@@ -1,7 +1,8 @@
 import Foundation
 
 /// Every error the ledger throws. Each case says what went wrong and what to do about it, in
-/// one sentence, and never contains keys, passphrases or bound SQL values.
+/// one sentence, and never contains keys, passphrases or bound SQL values; the paths and texts
+/// it quotes are escaped (`OutsideText`).
 public enum LedgerError: Error, Equatable, Sendable {
     /// A field of a record or a command argument is not acceptable. Nothing was written.
     case invalidInput(field: String, reason: String)
@@ -50,27 +51,29 @@ extension LedgerError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case let .invalidInput(field, reason):
-            return "invalid \(field): \(reason)"
+            // The reason may quote the input (a bundle's content, an argument).
+            return "invalid \(OutsideText.escaped(field)): \(OutsideText.escaped(reason, limit: 2000))"
         case let .notFound(key):
-            return "no transaction with id or hash '\(key)' in this ledger"
+            return "no transaction with id or hash '\(OutsideText.escaped(key))' in this ledger"
         case let .unknownPeer(peer, vault):
-            return "this ledger knows no peer \(peer)\(vault.map { " of vault '\($0)'" } ?? "")"
+            return "this ledger knows no peer \(peer)\(vault.map { " of vault '\(OutsideText.escaped($0))'" } ?? "")"
         case let .unknownVault(vault):
-            return "this ledger holds no vault '\(vault)'"
+            return "this ledger holds no vault '\(OutsideText.escaped(vault))'"
         case let .ambiguous(hash, ids):
             return
-                "hash '\(hash)' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
+                "hash '\(OutsideText.escaped(hash))' matches \(ids.count) records (\(ids.map(\.rawValue).joined(separator: ", "))); pass one of these ids instead"
         case let .unreadableDatabase(path, reason):
-            return "cannot open ledger '\(path)': \(reason); the file was left untouched"
+            return "cannot open ledger '\(OutsideText.escaped(path))': \(reason); the file was left untouched"
         case let .newerSchema(path):
             return
-                "ledger '\(path)' was written by a newer TxLedger; upgrade TxLedger to open it (the file was left untouched)"
+                "ledger '\(OutsideText.escaped(path))' was written by a newer TxLedger; upgrade TxLedger to open it (the file was left untouched)"
         case .invalidCursor:
             return "invalid cursor: pass back the nextCursor value of a previous page unchanged"
         case let .storage(path, reason):
-            return "ledger '\(path)' failed: \(reason); nothing was changed, retry once the cause is fixed"
+            return
+                "ledger '\(OutsideText.escaped(path))' failed: \(reason); nothing was changed, retry once the cause is fixed"
         case let .output(path, reason):
-            return "cannot write '\(path)': \(reason)"
+            return "cannot write '\(OutsideText.escaped(path))': \(reason)"
         }
     }
 }

@@ -79,13 +79,14 @@ extension BundleError: LocalizedError {
         case .trailingData:
             return "the bundle has data after its final chunk; it was altered or mis-copied"
         case let .malformedContent(reason):
-            return "the bundle decrypts but its content is invalid (\(reason)); nothing was imported"
+            return
+                "the bundle decrypts but its content is invalid (\(OutsideText.escaped(reason, limit: 2000))); nothing was imported"
         case let .invalidKey(reason):
             return "invalid sync key: \(reason)"
         case let .invalidPassphrase(reason):
             return "invalid passphrase: \(reason)"
         case let .io(path, reason):
-            return "cannot use '\(path)': \(reason)"
+            return "cannot use '\(OutsideText.escaped(path))': \(reason)"
         case let .insufficientMemory(bytes):
             return "not enough memory for the passphrase's key derivation (\(bytes / (1 << 20)) MiB)"
         }

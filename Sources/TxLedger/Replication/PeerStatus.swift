@@ -6,7 +6,7 @@ public struct PeerStatus: Sendable, Equatable {
     public let vault: String
     public let replica: ReplicaID
     /// When a change set from the peer itself was last merged here; `nil` if never (it is known
-    /// only through another replica's knowledge) or if it was forgotten.
+    /// only through another replica's knowledge). A forgotten peer is not listed at all.
     public let lastHeard: Date?
     /// It holds this replica's changes through this replica's change sequence number.
     public let holdsOursThrough: Int64

@@ -9,7 +9,8 @@ struct PeerKnowledge: Sendable, Equatable {
     var haveEpoch: EpochID?
     /// The peer holds every change of this replica up to this replica's number `ackedSeq`.
     var ackedSeq: Int64 = 0
-    /// When a change set from the peer itself was last merged here (`nil`: never, or forgotten).
+    /// When a change set from the peer itself was last merged here (`nil`: never; a forgotten
+    /// peer has no row at all).
     var heardAtMillis: Int64?
 
     /// Most peers a replica keeps per vault, and so most knowledge entries a change set it

@@ -49,7 +49,7 @@ struct PeersCommand: LedgerCommand {
 
         /// `main 0a1b2c3d4e5f6071 heard 2026-11-20T10:00:00Z, holds ours through #12, we hold its through #9, holding deltas back`
         var text: String {
-            let heard = lastHeard.map { "heard \($0)" } ?? "never heard from directly (or forgotten)"
+            let heard = lastHeard.map { "heard \($0)" } ?? "never heard from directly"
             let state = holdingBack ? "holding deltas back" : awaited ? "awaited" : "not awaited"
             return
                 "\(vault) \(replica) \(heard), holds ours through #\(holdsOursThrough), we hold its through #\(heldThrough), \(state)"

@@ -34,8 +34,8 @@ enum MergeReportText {
     /// started after changes this ledger lacks, a new replica id.
     static func warnings(_ report: MergeReport) -> [String] {
         report.gaps.map { gap in
-            "this bundle holds replica \(gap.origin)'s changes to vault \(gap.vault) after #\(gap.since), but this ledger has its changes "
-                + "only through #\(gap.heldThrough): what came before is missing here. On that device run `txledger export --vault \(gap.vault) --full` "
+            "this bundle holds replica \(gap.origin)'s changes to vault \(OutsideText.escaped(gap.vault)) after #\(gap.since), but this ledger has its changes "
+                + "only through #\(gap.heldThrough): what came before is missing here. On that device run `txledger export --vault \(OutsideText.escaped(gap.vault)) --full` "
                 + "and import it here, or export from here and import it there: its next export then holds the rest"
         }
             + peersDropped(report.peersDropped)
