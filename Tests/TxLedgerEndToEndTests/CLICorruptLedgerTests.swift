@@ -11,17 +11,8 @@ struct CLICorruptLedgerTests {
     @Test func aLedgerWithCorruptPagesFailsEveryCommandClearlyAndIsNotRepaired() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
-        do {
-            let ledger = try await Ledger.open(path: path, options: .init(logger: .quiet))
-            try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
-            _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        }
-        // Random bytes over every page from the tenth on: the header and the schema stay readable.
+        let bytes = try await Fixture.ledgerWithCorruptPages(at: path)
         let url = URL(fileURLWithPath: path)
-        var bytes = try Data(contentsOf: url)
-        var rng = Xoshiro(seed: (1, 2, 3, 4))
-        for index in (10 * 4096)..<bytes.count { bytes[index] = UInt8.random(in: 0...255, using: &rng) }
-        try bytes.write(to: url)
 
         // Opening writes page 1 (GRDB's WAL set-up creates and drops a table when there is no
         // WAL: schema.md); no page that holds data may change.

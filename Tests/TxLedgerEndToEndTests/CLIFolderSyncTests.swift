@@ -11,11 +11,7 @@ struct CLIFolderSyncTests {
     let folder: String
 
     init() async throws {
-        directory = try TemporaryDirectory()
-        key = directory.path("vault.key")
-        folder = directory.path("Shared")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try await CLI(db: directory.path("keygen.sqlite")).run(["keygen", "--out", key])
+        (directory, key, folder) = try await SyncFolderFixture.make()
     }
 
     func device(_ name: String) -> CLI { CLI(db: directory.path("\(name).sqlite")) }

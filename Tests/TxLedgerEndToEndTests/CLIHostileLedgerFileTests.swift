@@ -121,16 +121,7 @@ struct CLIHostileLedgerFileTests {
 
         // Damaged pages: the other file is named as damaged, not this ledger.
         let damaged = directory.path("damaged.sqlite")
-        do {
-            let ledger = try await Ledger.open(path: damaged, options: .init(logger: .quiet))
-            try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
-            _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        }
-        let url = URL(fileURLWithPath: damaged)
-        var bytes = try Data(contentsOf: url)
-        var rng = Xoshiro(seed: (5, 6, 7, 8))
-        for index in (10 * 4096)..<bytes.count { bytes[index] = UInt8.random(in: 0...255, using: &rng) }
-        try bytes.write(to: url)
+        _ = try await Fixture.ledgerWithCorruptPages(at: damaged)
         try await expectRefused(damaged, "it is damaged")
     }
 

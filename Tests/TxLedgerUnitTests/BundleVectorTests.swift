@@ -531,19 +531,7 @@ private struct VectorWriter {
     /// TAG_MESSAGE chunk followed by an empty TAG_FINAL chunk (which `BundleWriter` never does).
     private func sealEmptyFinalChunk(_ file: String) throws {
         let payload = try Self.exactChunkPayload()
-        let salt = Sodium.randomBytes(BundleHeader.saltBytes)
-        let keys = try BundleKeys(secret: .syncKey(key), salt: salt, cost: nil)
-        let encryptor = SecretStreamEncryptor(key: keys.streamKey)
-        let header = keys.seal(
-            version: BundleHeader.currentVersion,
-            mode: .syncKey,
-            cost: nil,
-            salt: salt,
-            streamHeader: encryptor.header
-        )
-        var bytes = header.bytes
-        payload.withUnsafeBytes { encryptor.push($0, final: false, into: &bytes) }
-        [UInt8]().withUnsafeBytes { encryptor.push($0, final: true, into: &bytes) }
+        let bytes = try RuleVectors.sealed([(payload, SecretStreamTag.message), ([], SecretStreamTag.final)], key: key)
         try Data(bytes).write(to: folder.appendingPathComponent(file))
     }
 

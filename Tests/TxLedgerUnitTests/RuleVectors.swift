@@ -184,8 +184,13 @@ struct RuleVectors {
         return encoder.bytes
     }
 
-    /// A format 4 sync key header, then each message pushed with its tag.
     private func sealed(_ messages: [([UInt8], UInt8)]) throws -> [UInt8] {
+        try Self.sealed(messages, key: key)
+    }
+
+    /// A format 4 header sealed with `key`, then each message pushed with its tag (as
+    /// `BundleWriter` never does when the tags or sizes break its rules).
+    static func sealed(_ messages: [([UInt8], UInt8)], key: SyncKey) throws -> [UInt8] {
         let salt = Sodium.randomBytes(BundleHeader.saltBytes)
         let keys = try BundleKeys(secret: .syncKey(key), salt: salt, cost: nil)
         let encryptor = SecretStreamEncryptor(key: keys.streamKey)
