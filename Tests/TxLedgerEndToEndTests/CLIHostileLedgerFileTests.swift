@@ -62,6 +62,15 @@ struct CLIHostileLedgerFileTests {
             )
         }
         #expect(try await a.history() == before, sourceLocation: sourceLocation)
+        // Again, watched: it ends by itself, under 200 MB at its peak (Linux's /proc says).
+        let watched = try await KilledRun.run(a, ["merge", source], killAt: .never)
+        #expect(!watched.killed && watched.status == exit, sourceLocation: sourceLocation)
+        #expect(
+            (1..<(200 << 20)).contains(watched.peakResident)
+                || !FileManager.default.fileExists(atPath: "/proc/self/status"),
+            "peak \(watched.peakResident >> 20) MB",
+            sourceLocation: sourceLocation
+        )
     }
 
     /// Each table a merge reads, replaced by a view that never ends (a recursive CTE), and a
@@ -103,8 +112,11 @@ struct CLIHostileLedgerFileTests {
             try db.execute(sql: "UPDATE vault SET id = id || CAST(zeroblob(?) AS TEXT)", arguments: [long])
         }
         try await expectRefused(vault, "a value longer than any ledger's")
+        // 300 MB in one state: without the limit a merge would load it (and more than 200 MB).
         let state = try await otherLedger("state.sqlite")
-        try edit(state) { db in try db.execute(sql: "UPDATE record SET state = zeroblob(?)", arguments: [long]) }
+        try edit(state) { db in
+            try db.execute(sql: "UPDATE record SET state = zeroblob(?) WHERE num = 1", arguments: [300_000_000])
+        }
         try await expectRefused(state, "a value longer than any ledger's")
     }
 

@@ -37,6 +37,9 @@ enum KilledRun {
         let seconds: TimeInterval
         /// The largest size of the ledger's `-wal` file seen while it ran.
         let largestWAL: Int
+        /// The largest peak resident memory (Linux's `VmHWM`) seen while it ran, in bytes; 0
+        /// where `/proc` does not say.
+        let peakResident: Int
     }
 
     /// - Parameters:
@@ -73,9 +76,11 @@ enum KilledRun {
         ) { execution in
             // Polls the WAL's size until the moment comes or the process has ended by itself.
             var largest = 0
+            var resident = 0
             while !hasExited(execution.processIdentifier.value) {
                 let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
                 largest = max(largest, size ?? 0)
+                resident = max(resident, peakResident(of: execution.processIdentifier.value))
                 let due: Bool =
                     switch moment {
                     case let .after(seconds): Date().timeIntervalSince(start) >= seconds
@@ -89,19 +94,36 @@ enum KilledRun {
                     }
                 if due {
                     try execution.send(signal: .kill)
-                    return (sent: true, largest: largest)
+                    return (sent: true, largest: largest, resident: resident)
                 }
                 try await Task.sleep(nanoseconds: 500_000)
             }
-            return (sent: false, largest: largest)
+            return (sent: false, largest: largest, resident: resident)
         }
-        let (sent, largest) = run.closureResult
+        let (sent, largest, resident) = run.closureResult
         let (killed, status): (Bool, Int32) =
             switch run.terminationStatus {
             case let .exited(code): (false, Int32(code))
             case let .signaled(signal): (sent && signal == SIGKILL, Int32(signal))
             }
-        return Outcome(killed: killed, status: status, seconds: Date().timeIntervalSince(start), largestWAL: largest)
+        return Outcome(
+            killed: killed,
+            status: status,
+            seconds: Date().timeIntervalSince(start),
+            largestWAL: largest,
+            peakResident: resident
+        )
+    }
+
+    /// The `VmHWM` line of `/proc/PID/status`, in bytes (0 if there is none).
+    private static func peakResident(of pid: pid_t) -> Int {
+        guard let file = FileHandle(forReadingAtPath: "/proc/\(pid)/status"), let data = try? file.readToEnd() else {
+            return 0
+        }
+        try? file.close()
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return kilobytes * 1024
     }
 
     /// Whether the child `pid` has ended, without reaping it (swift-subprocess does that).
