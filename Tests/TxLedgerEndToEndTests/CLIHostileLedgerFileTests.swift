@@ -62,12 +62,12 @@ struct CLIHostileLedgerFileTests {
             )
         }
         #expect(try await a.history() == before, sourceLocation: sourceLocation)
-        // Again, watched: it ends by itself, under 200 MB at its peak (Linux's /proc says).
+        // Again, watched: it ends by itself, under 200 MB at its peak (Linux's VmHWM, read as
+        // it runs; a run that ends before a first read had no time to grow that much).
         let watched = try await KilledRun.run(a, ["merge", source], killAt: .never)
         #expect(!watched.killed && watched.status == exit, sourceLocation: sourceLocation)
         #expect(
-            (1..<(200 << 20)).contains(watched.peakResident)
-                || !FileManager.default.fileExists(atPath: "/proc/self/status"),
+            watched.peakResident < 200 << 20,
             "peak \(watched.peakResident >> 20) MB",
             sourceLocation: sourceLocation
         )
