@@ -55,7 +55,7 @@ struct BundleInfoOutput: Encodable {
     }
 
     var text: String {
-        var lines = ["bundle: \(file)", "format: \(formatVersion)"]
+        var lines = ["bundle: \(OutsideText.escaped(file))", "format: \(formatVersion)"]
         if let argon2idPasses, let argon2idMemoryBytes {
             lines.append("key mode: passphrase (Argon2id, \(argon2idPasses) passes, \(argon2idMemoryBytes >> 20) MiB)")
         } else {
@@ -63,7 +63,7 @@ struct BundleInfoOutput: Encodable {
         }
         lines.append("size: \(bytes) bytes")
         if let vault, let origin, let since, let through, let records {
-            lines.append("vault: \(vault)")
+            lines.append("vault: \(OutsideText.escaped(vault))")
             lines.append("origin: replica \(origin)")
             lines.append(
                 "changes: " + (since == 0 ? "all, through #\(through)" : "after #\(since), through #\(through)")
