@@ -1,13 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let testDependencies: [Target.Dependency] = [
-    "TxLedger",
-    "TxLedgerTestSupport",
-    .product(name: "GRDB", package: "GRDB.swift"),
-    .product(name: "Logging", package: "swift-log"),
-    .product(name: "PropertyBased", package: "swift-property-based"),
+// The library's layers (ARCHITECTURE.md), lowest first: the facade and what it re-exports.
+// Tests import each layer they test (`@testable import TxLedgerStore`).
+let libraryLayers: [Target.Dependency] = [
+    "TxLedgerSodium", "TxLedgerCore", "TxLedgerStore", "TxLedgerBundle", "TxLedgerReplication",
+    "TxLedgerFolderSync", "TxLedgerStatus", "TxLedger",
 ]
+
+let testDependencies: [Target.Dependency] =
+    libraryLayers + [
+        "TxLedgerTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
+    ]
 
 // libsodium. On Linux: the system library (pkg-config, `apt-get install libsodium-dev`), as
 // `CSodium`. On Apple platforms, where an iOS app cannot link a Homebrew library: swift-sodium's
@@ -15,7 +22,9 @@ let testDependencies: [Target.Dependency] = [
 // nothing more. Both give the same C API; the Swift code imports whichever exists. The Apple
 // branch is not built by CI (README, "Apple platforms").
 #if os(macOS)
-let sodiumPackages: [Package.Dependency] = [.package(url: "https://github.com/jedisct1/swift-sodium", from: "0.9.1")]
+let sodiumPackages: [Package.Dependency] = [
+    .package(url: "https://github.com/jedisct1/swift-sodium", .upToNextMinor(from: "0.9.1"))
+]
 let sodium: Target.Dependency = .product(name: "Clibsodium", package: "swift-sodium")
 #else
 let sodiumPackages: [Package.Dependency] = []
@@ -30,23 +39,25 @@ let package = Package(
         .executable(name: "txledger", targets: ["TxLedgerCLI"]),
         .executable(name: "txledger-bench", targets: ["TxLedgerBench"]),
     ],
+    // Each dependency pinned to the minor version the suite was run with (README, "Updating
+    // dependencies"): a new minor version is taken on purpose, after the suite passes with it.
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", .upToNextMinor(from: "7.10.0")),
+        .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.2")),
+        .package(url: "https://github.com/apple/swift-log", .upToNextMinor(from: "1.16.2")),
+        .package(url: "https://github.com/x-sheep/swift-property-based", .upToNextMinor(from: "2.0.1")),
         // Tests only: loopback HTTP servers that play chain endpoints.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", .upToNextMinor(from: "0.27.1")),
         // Tests only: child processes (the built txledger, python3). Foundation's Process reads
         // past a buffer when it launches on Linux (swift-corelibs-foundation #5472) and crashes
         // a suite that launches hundreds of them; FilePath comes from swift-system.
-        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", .upToNextMinor(from: "1.0.2")),
+        .package(url: "https://github.com/apple/swift-system", .upToNextMinor(from: "1.8.1")),
         // `swift package generate-documentation --target TxLedger`: the DocC catalog.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", .upToNextMinor(from: "1.5.0")),
     ] + sodiumPackages,
     targets: [
-        // libsodium on Linux, found through pkg-config. Only Sources/TxLedger/Crypto imports it.
+        // libsodium on Linux, found through pkg-config. Only TxLedgerSodium imports it.
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -58,15 +69,43 @@ let package = Package(
             name: "CSQLiteDefensive",
             dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
+        // The library's layers, lowest first (ARCHITECTURE.md). Each may use only the targets
+        // below it, which the compiler enforces; apps import the facade, TxLedger.
+        // libsodium's primitives: generic hash, random bytes, secretstream, Argon2id.
+        .target(name: "TxLedgerSodium", dependencies: [sodium]),
+        // The model, clock, CRDT, the record's one definition and its frame codec, queries as
+        // values: no GRDB, no libsodium of its own.
+        .target(name: "TxLedgerCore", dependencies: ["TxLedgerSodium"]),
+        // The ledger file: opening, migrations, transactions, rows, history queries.
         .target(
-            name: "TxLedger",
+            name: "TxLedgerStore",
             dependencies: [
-                sodium,
+                "TxLedgerCore",
                 "CSQLiteDefensive",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, to bind rows on the write path (Store/Statement+Binding.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The encrypted bundle file: header, keys, chunks, the change set's payload.
+        .target(name: "TxLedgerBundle", dependencies: ["TxLedgerCore", "TxLedgerSodium"]),
+        // Merging change sets into the store, from bundles and other ledger files.
+        .target(name: "TxLedgerReplication", dependencies: ["TxLedgerStore", "TxLedgerBundle"]),
+        // Replication through a shared folder.
+        .target(name: "TxLedgerFolderSync", dependencies: ["TxLedgerReplication"]),
+        // Asking chains about pending transactions.
+        .target(name: "TxLedgerStatus", dependencies: ["TxLedgerStore"]),
+        // The facade apps import: `Ledger`, re-exporting the layers' public types.
+        .target(
+            name: "TxLedger",
+            dependencies: [
+                "TxLedgerCore",
+                "TxLedgerStore",
+                "TxLedgerBundle",
+                "TxLedgerReplication",
+                "TxLedgerFolderSync",
+                "TxLedgerStatus",
             ],
             // The reasons for the APIs Apple asks apps to declare (App Store privacy manifest).
             resources: [.copy("PrivacyInfo.xcprivacy")]
@@ -75,6 +114,7 @@ let package = Package(
             name: "TxLedgerCLI",
             dependencies: [
                 "TxLedger",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,8 +133,8 @@ let package = Package(
         // ArgumentParserTestHelpers; the test targets import it with @testable.
         .target(
             name: "TxLedgerTestSupport",
-            dependencies: [
-                "TxLedger",
+            dependencies: libraryLayers + [
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

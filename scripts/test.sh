@@ -30,12 +30,13 @@ bash scripts/setup-evm.sh
 # The code's formatting (.swift-format, swift-nio's configuration): any finding fails the run.
 # `swift format format -i -r Sources Tests Package.swift` fixes most of them.
 swift format lint --strict -r Sources Tests Package.swift
-swift build --build-tests
+# Every import must be a declared dependency: the layers of ARCHITECTURE.md, enforced.
+swift build --build-tests --explicit-target-dependency-import-check error
 
 if [ "$stress_runs" -eq 0 ]; then
   swift test --skip-build
   # The library's documentation (DocC): every link and parameter documented, or it fails.
-  swift package --disable-sandbox generate-documentation --target TxLedger --warnings-as-errors
+  bash scripts/docs.sh
   # The benchmarks at a hundredth of their sizes, to keep them working (figures, no assertions).
   bash scripts/bench.sh --scale 0.01 --json .build/bench-ci.json
   exit 0

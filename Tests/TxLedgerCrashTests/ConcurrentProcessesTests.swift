@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Several `txledger` processes on one ledger file at once, as an app and its extension are:
@@ -93,7 +95,9 @@ struct ConcurrentProcessesTests {
 
         // After: exactly the merge of what each did.
         let ledger = try await Ledger.open(path: cli.db, options: .init(logger: .quiet))
-        let integrity = try await ledger.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let integrity = try await ledger.database.pool.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        }
         #expect(integrity == ["ok"])
         struct Entry: Hashable {
             let vault: String, hash: String?, status: TransactionStatus, note: String?

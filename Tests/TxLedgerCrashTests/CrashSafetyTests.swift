@@ -4,6 +4,8 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// `txledger import`, `merge` and `record` killed with SIGKILL at many moments, as a phone kills
@@ -142,11 +144,12 @@ import Testing
 
     /// Moves everything into the main file, so that copying it alone copies the ledger.
     static func checkpoint(_ ledger: Ledger) throws {
-        try ledger.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try ledger.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     static func expectIntact(_ ledger: Ledger, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let integrity = try ledger.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let integrity = try ledger.database.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"], sourceLocation: sourceLocation)
     }
 }

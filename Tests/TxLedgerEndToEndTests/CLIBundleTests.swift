@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
 @testable import TxLedgerTestSupport
 
 /// `keygen`, `export`, `import` and `inspect` on real files, as a person or a script runs them.

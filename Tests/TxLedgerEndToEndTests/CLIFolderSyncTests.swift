@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerFolderSync
 @testable import TxLedgerTestSupport
 
 /// `txledger sync DIR` as people and scripts run it (Specs/folder-sync.md, Specs/cli.md).

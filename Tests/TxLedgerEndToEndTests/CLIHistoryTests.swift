@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// `list` for people and scripts, its filter flags, and `export-csv`, through the real binary.

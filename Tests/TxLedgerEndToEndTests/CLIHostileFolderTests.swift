@@ -3,6 +3,8 @@ import SystemPackage
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerFolderSync
 @testable import TxLedgerTestSupport
 
 /// A sync folder and its entries are hostile input (issue #32, cases 3, 4 and 7;

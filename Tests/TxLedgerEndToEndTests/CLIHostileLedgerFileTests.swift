@@ -4,6 +4,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// `txledger merge FILE` with a FILE made by someone hostile (issue #32, cases 2 and 5;

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Random millisecond instants (1970 to 9999) through every output of the command line and

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Sync through the command line with default exports, whatever happens to the devices:

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStatus
 @testable import TxLedgerTestSupport
 
 /// A speed-up on a real EVM: eth-tester's py-evm backend (Tests/Fixtures/evm/speed_up.py,

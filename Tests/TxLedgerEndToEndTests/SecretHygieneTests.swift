@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
 @testable import TxLedgerTestSupport
 
 /// A whole sync between two ledgers with the most verbose logging, every kind of secret and

@@ -3,6 +3,8 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// A randomized mutator over the spec's `ok` vectors of both formats (Specs/vectors): every mutated bundle must
@@ -76,7 +78,8 @@ import Testing
         // Authentic bytes can only be malformed, or valid; and both happen.
         #expect(Set(outcomes.keys).isSubset(of: ["ok", "malformed_content", "invalid_input"]), "\(outcomes)")
         #expect(outcomes["ok", default: 0] > 0 && outcomes["malformed_content", default: 0] > 0, "\(outcomes)")
-        let integrity = try await target.ledger.pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check")
+        let integrity = try await target.ledger.database.pool.read { db in
+            try String.fetchOne(db, sql: "PRAGMA integrity_check")
         }
         #expect(integrity == "ok")
     }

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// The laws of the CRDT on real SQLite replicas: whatever the order, duplication or loss of

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// The law of folder sync (Specs/folder-sync.md): devices that sync only through one folder,

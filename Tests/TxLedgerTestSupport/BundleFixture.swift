@@ -1,6 +1,9 @@
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerReplication
 
 /// Secrets and helpers for bundle tests. Passphrase bundles use Argon2id's INTERACTIVE cost.
 enum BundleFixture {

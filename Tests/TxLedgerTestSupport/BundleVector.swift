@@ -1,6 +1,8 @@
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 
 /// One entry of a set of test vectors, `Specs/vectors/v4/index.json` (the format writers use)
 /// or `v3`, `v2` and `v1` (older formats readers keep reading):

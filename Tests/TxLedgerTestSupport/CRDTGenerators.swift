@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// Generators of CRDT states for the law tests. Stamps come from a small space so that equal
 /// times on different replicas (the tie-break) are frequent; every register value is derived

@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerStatus
 
 /// A loopback HTTP server that plays a chain endpoint: every request is logged and answered by
 /// the test's handler. JSON-RPC requests are parsed so handlers can switch on the method.

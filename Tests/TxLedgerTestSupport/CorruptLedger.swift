@@ -13,7 +13,7 @@ extension Fixture {
         do {
             let ledger = try await Ledger.open(path: path, options: .init(logger: .quiet))
             try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
-            _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try await ledger.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         let url = URL(fileURLWithPath: path)
         var bytes = try Data(contentsOf: url)

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// Records with every field set, and valid hashes and addresses made from small numbers.
 enum Fixture {

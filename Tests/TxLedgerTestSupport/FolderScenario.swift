@@ -2,6 +2,9 @@ import Foundation
 import PropertyBased
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerFolderSync
 
 /// A random life of several devices that sync only through one shared folder, for the folder
 /// sync law (Specs/folder-sync.md): records and notes, syncs alone or two at once, the

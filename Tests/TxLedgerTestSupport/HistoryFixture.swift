@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// A varied history for query tests: sends, swaps and signatures in two vaults, on EVM, UTXO,
 /// Solana and Cosmos-family chains, in every status, some hidden, with notes and memos, over

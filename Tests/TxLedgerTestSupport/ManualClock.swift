@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerStatus
 
 /// A wall clock that tests set and move by hand (backwards too).
 final class ManualClock: @unchecked Sendable {

@@ -1,4 +1,5 @@
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// What a newer version of TxLedger would write that this one does not know
 /// (Specs/bundle-format.md, "Newer fields"): two facts, a value of the terminal register (when

@@ -2,6 +2,8 @@ import Foundation
 import PropertyBased
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 
 /// A random history of operations on several replicas of one wallet, for the convergence laws.
 struct ReplicaScenario: CustomStringConvertible {

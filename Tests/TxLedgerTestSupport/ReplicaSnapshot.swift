@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// The whole logical state of a replica: per vault, its watermark and every stored record state
 /// (visible or kept invisible after a clear), stamps included.

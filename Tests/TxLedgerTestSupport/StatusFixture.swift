@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStatus
 
 /// Pending sends and swaps on each provider's chains, and a ledger with a refresher around them.
 enum StatusFixture {

@@ -3,6 +3,7 @@ import GRDB
 import Logging
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// A ledger in its own temporary folder, with a wall clock the test controls.
 struct TestLedger {
@@ -27,7 +28,7 @@ struct TestLedger {
         let path = directory.path("ledger.sqlite")
         try await DedicatedThread.run {
             let copy = try DatabaseQueue(path: path)
-            try ledger.pool.backup(to: copy)
+            try ledger.database.pool.backup(to: copy)
             try copy.close()
         }
         self.ledger = try await Ledger.open(path: path, options: .init(wallClock: clock.wallClock, logger: .quiet))

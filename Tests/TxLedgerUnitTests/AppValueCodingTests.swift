@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Values an app keeps or passes around (a screen's filter, a page, amounts, chains, tokens)

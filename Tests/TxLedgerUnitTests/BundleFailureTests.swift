@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerSodium
 @testable import TxLedgerTestSupport
 
 /// Every way a bundle can be wrong, on real files: the import fails with the error of its

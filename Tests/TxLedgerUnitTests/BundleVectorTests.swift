@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerReplication
+@testable import TxLedgerSodium
 @testable import TxLedgerTestSupport
 
 /// The test vectors of Specs/vectors: every one, of formats 4, 3, 2 and 1, is read as `import`

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// The tax-friendly CSV (issue #6), read back by Python's `csv` module: a real RFC 4180 parser

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Specs/chains.md is the whole definition of chains for a second implementation: its catalog

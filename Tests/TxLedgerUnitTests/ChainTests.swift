@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 struct ChainTests {

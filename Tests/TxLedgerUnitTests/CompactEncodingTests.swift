@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Format 2's primitives (Specs/bundle-format.md, "Primitives"): compact texts, shared texts and

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStatus
 @testable import TxLedgerTestSupport
 
 /// The EVM provider against endpoints that lag, disagree or reorganise: a mined transaction is

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStatus
 @testable import TxLedgerTestSupport
 
 /// Every error an app can meet has a stable code (Specs/errors.md) and a message that names no

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// A bitcoin transaction replaced by fee (RBF): gone from the node, one of the outputs it

@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// An export writes each stored frame into the bundle without decoding its record
@@ -86,7 +88,7 @@ struct ExportTranscodingTests {
     @Test func textsWrittenOutOfAFullTableTranscodeToo() async throws {
         let test = try await TestLedger()
         _ = try await test.ledger.record(try Fixture.minimalSend(hash: 1))
-        try await test.ledger.pool.write { db in
+        try await test.ledger.database.pool.write { db in
             // Fill the table with texts no record uses, then record sends whose chain, sender
             // and token are new: each is written out in the stored frame.
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frame_text") ?? 0
@@ -118,7 +120,7 @@ struct ExportTranscodingTests {
             )
         }
         _ = try await reopened.record(late)
-        let frame = try await reopened.pool.read { db in
+        let frame = try await reopened.database.pool.read { db in
             try Data.fetchOne(db, sql: "SELECT state FROM record WHERE id = ?", arguments: [Data(late[0].id.bytes)])
         }
         var raw = FrameDecoder.storedUnresolved()
@@ -142,7 +144,7 @@ struct ExportTranscodingTests {
         let test = try await TestLedger()
         let record = try Fixture.minimalSend(hash: 1)
         _ = try await test.ledger.record([record, try Fixture.minimalSend(hash: 2)])
-        try await test.ledger.pool.write { db in
+        try await test.ledger.database.pool.write { db in
             try db.execute(
                 sql: "UPDATE record SET state = ? WHERE id = ?",
                 arguments: [Data(frame), Data(record.id.bytes)]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Extra facts (Specs/schema.md, "Extra facts"): one entry of the field list each, checked by

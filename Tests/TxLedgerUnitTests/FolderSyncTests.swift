@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerFolderSync
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// Sync through a shared folder (Specs/folder-sync.md): devices that only ever run `sync` on
@@ -228,7 +232,7 @@ struct FolderSyncTests {
         let gone = FolderFileName.random()
         var listing = try files()
         listing[gone] = 500
-        var sync = FolderSync(ledger: b.ledger, folder: folder.url.path, secret: secret, vaults: nil)
+        var sync = FolderSync(database: b.ledger.database, folder: folder.url.path, secret: secret, vaults: nil)
         let report = try await sync.run(listing: listing)
         #expect(report.skipped.map(\.name) == [gone])
         #expect(report.skipped.first?.retried == true)
@@ -246,7 +250,7 @@ struct FolderSyncTests {
         var listing = try files()
         listing[fifo] = 500
         #expect(mkfifo(folder.path(fifo), 0o644) == 0)
-        var sync = FolderSync(ledger: b.ledger, folder: folder.url.path, secret: secret, vaults: nil)
+        var sync = FolderSync(database: b.ledger.database, folder: folder.url.path, secret: secret, vaults: nil)
         let report = try await sync.run(listing: listing)
         #expect(report.skipped.map(\.name) == [fifo])
         #expect(report.skipped.first?.reason.contains("not a regular file") == true, "\(report.skipped)")

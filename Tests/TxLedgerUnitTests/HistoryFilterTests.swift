@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Every filter of issue #6, alone and combined, against the rules written again in memory

@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// The query plans of history pages: an index gives the newest-first order, so a page reads
@@ -16,7 +18,7 @@ struct HistoryIndexTests {
         let records = try HistoryFixture.records(count: 40)
         try await test.ledger.record(records)
         let after = cursor ? PageCursor(after: records[20]) : nil
-        return try await test.ledger.pool.read { db in
+        return try await test.ledger.database.pool.read { db in
             let (sql, arguments) = try RecordStore(db, path: "").pageQuery(filter, after: after, limit: 51)
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
                 $0["detail"] as String
@@ -53,7 +55,7 @@ struct HistoryIndexTests {
     @Test func inferredFailuresAreReadThroughTheirPartialIndex() async throws {
         let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 40))
-        let plan = try await test.ledger.pool.read { db in
+        let plan = try await test.ledger.database.pool.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + RecordStore.inferredFailuresQuery).map {
                 $0["detail"] as String
             }
@@ -66,7 +68,7 @@ struct HistoryIndexTests {
     private func plan(of sql: String, _ arguments: StatementArguments) async throws -> String {
         let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 40))
-        return try await test.ledger.pool.read { db in
+        return try await test.ledger.database.pool.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }.joined(separator: "\n")
     }

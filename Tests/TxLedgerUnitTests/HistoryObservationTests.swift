@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Live updates: an observed history yields after every write that changes it (issue #6).

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerSodium
 @testable import TxLedgerTestSupport
 
 /// Bundles that decrypt and authenticate, because whoever wrote them holds the secret, but whose
@@ -93,7 +96,7 @@ import Testing
 
     @Test func anotherReplicasFileWithAnAbsurdWatermarkCannotBeMergedFrom() async throws {
         try await source.ledger.clearHistory(vault: "vault-1")
-        try await source.ledger.pool.write { db in try db.execute(sql: "UPDATE vault SET cleared_time = -5") }
+        try await source.ledger.database.pool.write { db in try db.execute(sql: "UPDATE vault SET cleared_time = -5") }
         await #expect(
             throws: LedgerError.invalidInput(
                 field: "clear watermark",

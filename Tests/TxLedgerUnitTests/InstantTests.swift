@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Instants are whole milliseconds from end to end (Specs/schema.md, "Instants"): every text

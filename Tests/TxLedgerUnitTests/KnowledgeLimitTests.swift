@@ -3,6 +3,9 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// What a replica learns of third parties is bounded when it learns, and what it writes is
@@ -44,7 +47,7 @@ struct KnowledgeLimitTests {
         let a = try await TestLedger()
         let b = try await TestLedger()
         try await a.ledger.record(try Fixture.minimalSend(vault: "main", hash: 1))
-        try await a.ledger.pool.write { db in
+        try await a.ledger.database.pool.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT INTO peer (vault_id, replica_id, have_seq, acked_seq) VALUES ('main', ?, 5, 0)"
             )

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// A ledger file written by this release (schema v7), kept in `Tests/Fixtures/ledger-v7/` with
@@ -116,7 +118,7 @@ struct LedgerFileFixtureTests {
                 records: [newer]
             )
         )
-        _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try await ledger.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         let held = try await Held(ledger)
         try await ledger.close()
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }

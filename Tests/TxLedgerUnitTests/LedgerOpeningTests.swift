@@ -4,6 +4,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 struct LedgerOpeningTests {
@@ -44,7 +45,7 @@ struct LedgerOpeningTests {
     @Test func aLedgerFromANewerVersionIsRefusedAndLeftUntouched() async throws {
         let test = try await TestLedger()
         try await test.ledger.record(try Fixture.send())
-        try await test.ledger.pool.write { db in
+        try await test.ledger.database.pool.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
         }
         let before = try await test.ledger.all()
@@ -58,7 +59,7 @@ struct LedgerOpeningTests {
         do {
             let ledger = try await Ledger.open(path: path)
             try await ledger.record(try (1...2000).map { try Fixture.send(hash: $0) })
-            _ = try await ledger.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try await ledger.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         let url = URL(fileURLWithPath: path)
         let full = try Data(contentsOf: url)
@@ -94,7 +95,7 @@ struct LedgerOpeningTests {
 
     @Test func appliesThePragmasTheSpecNames() async throws {
         let test = try await TestLedger()
-        let (mode, sync, keys) = try await test.ledger.pool.read { db in
+        let (mode, sync, keys) = try await test.ledger.database.pool.read { db in
             (
                 try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
                 try Int.fetchOne(db, sql: "PRAGMA foreign_keys")
@@ -109,8 +110,8 @@ struct LedgerOpeningTests {
                 try Int.fetchOne(db, sql: "PRAGMA \($0)")
             }
         }
-        let onRead = try await test.ledger.pool.read(values)
-        let onWrite = try await test.ledger.pool.write(values)
+        let onRead = try await test.ledger.database.pool.read(values)
+        let onWrite = try await test.ledger.database.pool.write(values)
         for row in [onRead, onWrite] {
             #expect(row == [-65536, 8192, 33_554_432])
         }
@@ -135,12 +136,14 @@ struct LedgerOpeningTests {
         let record = try Fixture.minimalSend(hash: 1)
         try await test.ledger.record(record)
         // A BLOB column keeps a text as a text.
-        try await test.ledger.pool.write { db in try db.execute(sql: "UPDATE record SET state = 'soon'") }
+        try await test.ledger.database.pool.write { db in try db.execute(sql: "UPDATE record SET state = 'soon'") }
         await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
             guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
             return reason.contains(record.id.rawValue) && reason.contains("not of its type")
         }
-        let stored = try await test.ledger.pool.read { db in try String.fetchOne(db, sql: "SELECT state FROM record") }
+        let stored = try await test.ledger.database.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT state FROM record")
+        }
         #expect(stored == "soon")  // reading reports it and changes nothing
     }
 
@@ -148,20 +151,22 @@ struct LedgerOpeningTests {
         let test = try await TestLedger()
         let record = try Fixture.send(hash: 1)
         try await test.ledger.record(record)
-        let original = try await test.ledger.pool.read { db in try Data.fetchOne(db, sql: "SELECT state FROM record") }
+        let original = try await test.ledger.database.pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT state FROM record")
+        }
         for damage in [
             "substr(state, 1, length(state) - 1)",  // cut short
             "state || x'0801'",  // a field after the last one, out of order
             "x'0a' || substr(state, 2)",  // its first tag changed
         ] {
-            try await test.ledger.pool.write { db in
+            try await test.ledger.database.pool.write { db in
                 try db.execute(sql: "UPDATE record SET state = \(damage)")
             }
             await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
                 guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
                 return reason.contains(record.id.rawValue) && reason.contains("malformed")
             }
-            try await test.ledger.pool.write { db in
+            try await test.ledger.database.pool.write { db in
                 try db.execute(sql: "UPDATE record SET state = ?", arguments: [original])
             }
             #expect(try await test.ledger.transaction(id: record.id) == record)

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 struct LedgerRecordingTests {

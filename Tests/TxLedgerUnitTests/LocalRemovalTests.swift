@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Removing from this device only (Specs/crdt.md, "Removing from this device").

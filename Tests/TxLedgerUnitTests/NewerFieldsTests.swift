@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Devices on different versions (bundle-format.md, "Newer fields"; crdt.md, "Newer fields"):

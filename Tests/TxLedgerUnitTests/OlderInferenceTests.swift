@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Versions before status evidence wrote a drop they inferred from a used nonce as a plain

@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// The limits of reading another replica's ledger file that no file written by TxLedger
@@ -32,7 +34,7 @@ struct OtherLedgerFileTests {
 
     @Test func epochsThatStartAfterTheLastChangeAreRefused() async throws {
         let other = try await otherLedger()
-        try await other.ledger.pool.write { db in
+        try await other.ledger.database.pool.write { db in
             let insert = try db.makeStatement(sql: "INSERT INTO epoch (id, first_seq) VALUES (?, ?)")
             for n in 1...(ChangeSetHeader.maxEpochs + 1) { try insert.execute(arguments: [n, 1_000_000 + n]) }
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// Text from outside the process is escaped in every message (Specs/threat-model.md, section 2).
 struct OutsideTextTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// The default export waits only for peers heard from within the horizon, or not forgotten

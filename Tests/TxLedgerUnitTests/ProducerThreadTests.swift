@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 
 /// `ProducerThread`: what its consumer sees is what a sequential loop would see. The consumer
 /// side runs on a dedicated thread, as it does on a GRDB queue, since it waits.

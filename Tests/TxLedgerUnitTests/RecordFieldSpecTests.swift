@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// `RecordField` is the one definition of a record's fields: it must be the table of
@@ -49,7 +51,7 @@ struct RecordFieldSpecTests {
 
     @Test func theRecordTableIsTheRowsColumns() async throws {
         let test = try await TestLedger()
-        let columns = try await test.ledger.pool.read { db in try db.columns(in: "record").map(\.name) }
+        let columns = try await test.ledger.database.pool.read { db in try db.columns(in: "record").map(\.name) }
         #expect(columns == ["num"] + RecordRow.columns)
     }
 

@@ -3,6 +3,9 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerReplication
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 struct ReplicationTests {
@@ -94,7 +97,7 @@ struct ReplicationTests {
         let (a, b) = (try await TestLedger(), try await TestLedger())
         try await a.ledger.record(try Fixture.send(hash: 1))
         try await b.ledger.record(try (2...600).map { try Fixture.minimalSend(hash: $0) })
-        try await b.ledger.pool.write { db in
+        try await b.ledger.database.pool.write { db in
             try db.execute(
                 sql: "UPDATE record SET state = x'00' WHERE id = (SELECT id FROM record ORDER BY id LIMIT 1 OFFSET 500)"
             )

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerReplication
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// The events of a user's life that once made sync lose data silently, through bundles with the
@@ -115,7 +119,7 @@ extension RestoreAndCloneTests {
         try await send(a, p)
         try await send(p, a)
         try await record(a, 3...3)
-        try await a.ledger.pool.write { db in
+        try await a.ledger.database.pool.write { db in
             let seq = try LedgerMeta.seq(db)
             for n in 1...(ChangeSetHeader.maxEpochs + 1) {
                 try db.execute(

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerSodium
 @testable import TxLedgerTestSupport
 
 /// The vectors of the rules a reader enforces on the header, the chunks and the change set's

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// A ledger in an App Group container (`Ledger.Options.sharedContainer`): suspended, it takes no

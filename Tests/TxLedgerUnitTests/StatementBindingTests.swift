@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// The record and merge paths' binding through the C API (`Statement+Binding`,

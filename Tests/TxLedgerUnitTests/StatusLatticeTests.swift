@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 struct StatusLatticeTests {

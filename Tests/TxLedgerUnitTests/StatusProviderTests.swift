@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStatus
 @testable import TxLedgerTestSupport
 
 /// Each provider against a loopback server that answers in its API's documented shapes.

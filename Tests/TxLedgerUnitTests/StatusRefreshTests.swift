@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStatus
 @testable import TxLedgerTestSupport
 
 /// The refresher: problems that must not change a status, routing, offline mode, the lattice,
@@ -198,7 +200,7 @@ import Testing
         let first = try await refresher.refreshPending()
         #expect(first.changed.map(\.record.status) == [.confirmed])
         // Still in the pass's list (read before), the lagging node's "pending" arrives.
-        let late = try await refresher.check([record])
+        let late = try await refresher.runner.check([record])
         await server.stop()
         #expect(late.results.map(\.outcome) == [.unchanged])
         #expect(try await harness.record(record.id).status == .confirmed)

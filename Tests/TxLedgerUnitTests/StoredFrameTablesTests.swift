@@ -3,6 +3,8 @@ import GRDB
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
 /// A ledger file's tables of repeated texts and replicas (Specs/schema.md, `frame_text` and
@@ -34,7 +36,7 @@ struct StoredFrameTablesTests {
 
     /// The stored frame of record `id`, and the file's table of texts.
     private func stored(_ id: TransactionID, in ledger: Ledger) async throws -> StoredRow {
-        try await ledger.pool.read { db in
+        try await ledger.database.pool.read { db in
             let frame = try Data.fetchOne(db, sql: "SELECT state FROM record WHERE id = ?", arguments: [Data(id.bytes)])
             return StoredRow(
                 frame: Array(frame ?? Data()),
@@ -123,8 +125,8 @@ struct StoredFrameTablesTests {
             let test = try await TestLedger()
             let record = try send(0, symbol: "USDC")
             _ = try await test.ledger.record(record)
-            try await test.ledger.pool.write { db in try db.execute(sql: damage) }
-            let before = try await test.ledger.pool.read { db in
+            try await test.ledger.database.pool.write { db in try db.execute(sql: damage) }
+            let before = try await test.ledger.database.pool.read { db in
                 try Data.fetchAll(db, sql: "SELECT state FROM record") + [
                     Data(try String.fetchAll(db, sql: "SELECT value FROM frame_text").joined().utf8)
                 ]
@@ -140,7 +142,7 @@ struct StoredFrameTablesTests {
                 }
             }
             await #expect(throws: LedgerError.self) { try await reopened.record(try send(1, symbol: "DAI")) }
-            let after = try await test.ledger.pool.read { db in
+            let after = try await test.ledger.database.pool.read { db in
                 try Data.fetchAll(db, sql: "SELECT state FROM record") + [
                     Data(try String.fetchAll(db, sql: "SELECT value FROM frame_text").joined().utf8)
                 ]

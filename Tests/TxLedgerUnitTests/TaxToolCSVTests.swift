@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TxLedger
+@testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
 /// Koinly's and CoinTracker's CSVs (Specs/queries.md, "Tax tools"), read back by Python's csv

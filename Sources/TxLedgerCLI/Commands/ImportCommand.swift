@@ -6,7 +6,7 @@ struct ImportCommand: LedgerCommand {
         commandName: "import",
         abstract: "Merge an encrypted bundle into this ledger.",
         discussion:
-            "The whole bundle is decrypted and checked before anything is written; then it is merged in one transaction. Importing it again changes nothing."
+            "One pass, one transaction: each chunk is authenticated as it is read and each record merged as it is decoded; the transaction commits only once the whole bundle has authenticated, and a bundle that fails any check leaves the ledger as it was. Importing it again changes nothing."
     )
 
     @ParentCommand var root: TxLedgerCommand

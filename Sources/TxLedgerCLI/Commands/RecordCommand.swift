@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import TxLedger
 
 struct RecordCommand: LedgerCommand {
@@ -30,20 +29,7 @@ struct RecordCommand: LedgerCommand {
         } catch {
             throw LedgerError.invalidInput(field: "--json", reason: "cannot read '\(json)'")
         }
-        let summary: RecordSummary
-        if let batches = RecordBatches.start(data) {
-            let log = Logger(label: "txledger.record")
-            log.debug("record --json: a list, decoded a batch at a time while the batches before are written")
-            do {
-                summary = try await ledger.record(batches: batches)
-            } catch is RecordBatches.DecodingFailure {
-                // Nothing was written; the whole document decoded at once says what is wrong.
-                log.debug("record --json: a batch did not decode; decoding the whole input")
-                summary = try await ledger.record(try RecordJSONInput.decode(data))
-            }
-        } else {
-            summary = try await ledger.record(try RecordJSONInput.decode(data))
-        }
+        let summary = try await ledger.record(json: data)
         print(
             "recorded \(summary.recorded), already present \(summary.alreadyRecorded) (status advanced on \(summary.statusAdvanced))"
         )

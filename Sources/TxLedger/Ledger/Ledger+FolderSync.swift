@@ -1,0 +1,23 @@
+import TxLedgerBundle
+import TxLedgerCore
+import TxLedgerFolderSync
+
+extension Ledger {
+    /// Syncs through a shared folder (a cloud drive, a NAS, a USB stick; Specs/folder-sync.md):
+    /// reads every other device's file that is new since the last call and merges it, writes
+    /// what this device's peers may lack, and keeps its own files bounded. Run again, it does
+    /// only what is new. Files it cannot use (a conflict copy, an upload in progress, another
+    /// secret's file...) are skipped, each with its reason in the report, and never stop the
+    /// others; a folder it cannot write to is still read.
+    /// - Parameters:
+    ///   - folder: the shared folder's path.
+    ///   - secret: the sync key or passphrase the vaults' bundles are sealed with.
+    ///   - vaults: the vaults to sync; `nil`: every vault of this ledger and every vault of
+    ///     the folder that `secret` opens.
+    /// - Throws: `BundleError.io` if the folder cannot be listed; `LedgerError` for the ledger.
+    public func sync(folder: String, secret: BundleSecret, vaults: [String]? = nil) async throws -> FolderSyncReport {
+        for vault in vaults ?? [] { try TextField.identifier.validate(vault, field: "vault") }
+        var sync = FolderSync(database: database, folder: folder, secret: secret, vaults: vaults.map(Set.init))
+        return try await sync.run()
+    }
+}

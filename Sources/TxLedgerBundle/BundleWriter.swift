@@ -1,0 +1,93 @@
+import Foundation
+import TxLedgerCore
+import TxLedgerSodium
+
+/// Writes a bundle: the header, then the payload bytes it is given, encrypted with
+/// `crypto_secretstream_xchacha20poly1305` in chunks of `chunkSize` plaintext bytes, the last
+/// one (1 to `chunkSize` bytes) tagged TAG_FINAL.
+///
+/// It writes an `AtomicFile` that `finish()` renames into place, so a sync folder never shows
+/// a half-written bundle; without `finish()` nothing appears.
+package final class BundleWriter {
+    /// Plaintext bytes per chunk (Specs/bundle-format.md): the same in every format.
+    package static let chunkSize = 65536
+
+    let path: String
+    package let header: BundleHeader
+    private let file: AtomicFile
+    private let encryptor: SecretStreamEncryptor
+    private var pending: [UInt8] = []
+    private var output: [UInt8] = []
+    /// Bytes written to the file so far.
+    private(set) var bytesWritten = 0
+
+    /// - Parameters:
+    ///   - version: the format the caller's payload is encoded in (an older one only to test readers).
+    ///   - protected: files the bundle must never replace (`AtomicFile`).
+    package init(
+        path: String,
+        secret: BundleSecret,
+        cost: Argon2idCost,
+        version: UInt8 = BundleHeader.currentVersion,
+        sparing protected: [String] = []
+    ) throws {
+        self.path = path
+        let salt = Sodium.randomBytes(BundleHeader.saltBytes)
+        let cost: Argon2idCost? = secret.mode == .passphrase ? cost : nil
+        let keys = try BundleKeys(secret: secret, salt: salt, cost: cost)
+        encryptor = SecretStreamEncryptor(key: keys.streamKey)
+        header = keys.seal(version: version, mode: secret.mode, cost: cost, salt: salt, streamHeader: encryptor.header)
+        do {
+            file = try AtomicFile(path: path, sparing: protected, mode: AtomicFile.umasked)
+        } catch {
+            throw BundleError.io(path: path, reason: error.reason)
+        }
+        try emit(header.bytes)
+    }
+
+    /// Appends payload bytes; full chunks are encrypted and written as they fill.
+    package func write(_ bytes: [UInt8]) throws {
+        pending.append(contentsOf: bytes)
+        // A full chunk goes out only once a byte follows it: the final chunk is never empty.
+        guard pending.count > Self.chunkSize else { return }
+        var start = 0
+        while pending.count - start > Self.chunkSize {
+            pending.withUnsafeBytes { bytes in
+                encryptor.push(
+                    UnsafeRawBufferPointer(rebasing: bytes[start..<start + Self.chunkSize]),
+                    final: false,
+                    into: &output
+                )
+            }
+            start += Self.chunkSize
+        }
+        pending.removeFirst(start)
+        try emit()
+    }
+
+    /// Writes the final chunk, flushes the file to disk and renames it into place.
+    /// - Returns: the bundle's size in bytes.
+    package func finish() throws -> Int {
+        precondition(!pending.isEmpty, "a payload is never empty")
+        pending.withUnsafeBytes { encryptor.push($0, final: true, into: &output) }
+        pending = []
+        try emit()
+        do {
+            try file.commit()
+        } catch {
+            throw BundleError.io(path: path, reason: error.reason)
+        }
+        return bytesWritten
+    }
+
+    private func emit(_ bytes: [UInt8] = []) throws {
+        output.append(contentsOf: bytes)
+        do {
+            try file.write(output)
+        } catch {
+            throw BundleError.io(path: path, reason: error.reason)
+        }
+        bytesWritten += output.count
+        output.removeAll(keepingCapacity: true)
+    }
+}

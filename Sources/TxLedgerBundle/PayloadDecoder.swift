@@ -1,0 +1,162 @@
+import TxLedgerCore
+
+/// Decodes a bundle payload, streaming: the header first, then one record per `next()`. It reads
+/// format 4, as `PayloadEncoder` writes it, with the fields of newer versions (kept with the
+/// record, `NewerFields`); formats 3 and 2, whose tags are plain field numbers of the table; and
+/// format 1, whose frames write every text as it is and every time as an svarint
+/// (`FieldEncoding.inFormat`). Everything is checked: canonical varints and texts,
+/// field numbers in increasing order, wire types, replica and shared text references, each
+/// frame's shape (`FrameShape`), and each record as the ledger validates input (its vault is
+/// the header's). Any deviation is `BundleError.malformedContent`: nothing is repaired.
+package struct PayloadDecoder {
+
+    package let header: ChangeSetHeader
+    /// Records decoded so far.
+    package private(set) var recordCount = 0
+    private let reader: BundleReader
+    private var source: StreamBytes
+    /// The frames' decoder, whose replica table the header starts.
+    private var frames: FrameDecoder
+
+    /// Failures of the file itself come before those of its content (bundle-format.md,
+    /// "Reading"): when decoding fails, every chunk left is still read and authenticated.
+    package init(_ reader: BundleReader) throws {
+        do {
+            try self.init(decoding: reader)
+        } catch {
+            throw try Self.fileFailureFirst(error, reader)
+        }
+    }
+
+    /// The next record, or `nil` at the end of the payload.
+    package mutating func next() throws -> RecordState? {
+        do {
+            return try decodeNext()
+        } catch {
+            throw try Self.fileFailureFirst(error, reader)
+        }
+    }
+
+    private static func fileFailureFirst(_ error: any Error, _ reader: BundleReader) throws -> any Error {
+        if case BundleError.malformedContent = error { try reader.authenticateRest() }
+        return error
+    }
+
+    private init(decoding reader: BundleReader) throws {
+        self.reader = reader
+        let version = reader.header.version
+        var source = StreamBytes(reader)
+        let vault = try source.readText(limit: 1024)
+        do {
+            try TextField.identifier.validate(vault, field: "vault")
+        } catch let error as LedgerError {
+            throw BundleError.malformedContent(error.localizedDescription)
+        }
+        let origin = try FrameDecoder.replica(try source.readID64())
+        var frames = FrameDecoder(version: version, origin: origin)
+        let since = try Self.sequence(try source.readUVarint())
+        let through = try Self.sequence(try source.readUVarint())
+        let lineage = version >= 3 ? try Self.readLineage(from: &source, since: since, through: through) : nil
+        var knowledge: [ReplicaID: Int64] = [:]
+        var knowledgeEpochs: [ReplicaID: EpochID] = [:]
+        var previous: ReplicaID?
+        for _ in 0..<(try source.readCount(limit: FrameDecoder.maxReplicas, "the knowledge count")) {
+            let replica = try frames.readReplica(from: &source)
+            guard previous.map({ $0 < replica }) ?? true else {
+                throw BundleError.malformedContent("the knowledge list is not in increasing replica order")
+            }
+            knowledge[replica] = try Self.sequence(try source.readUVarint())
+            if version >= 3, let epoch = try Self.epoch(try source.readID64(), allowingNone: true) {
+                knowledgeEpochs[replica] = epoch
+            }
+            previous = replica
+        }
+        var watermark: Stamp?
+        switch try source.readUVarint() {
+        case 0: break
+        case 1:
+            let time = try source.readSVarint()
+            let replica = try frames.readReplica(from: &source)
+            do {
+                watermark = try Stamp.received(time: time, replica: replica, field: "clear watermark")
+            } catch let error as LedgerError {
+                throw BundleError.malformedContent(error.localizedDescription)
+            }
+        case let flag: throw BundleError.malformedContent("the watermark flag is \(flag)")
+        }
+        guard since <= through else {
+            throw BundleError.malformedContent("it starts after its end (since \(since) > through \(through))")
+        }
+        header = ChangeSetHeader(
+            vaultId: vault,
+            origin: origin,
+            since: since,
+            through: through,
+            knowledge: knowledge,
+            knowledgeEpochs: knowledgeEpochs,
+            lineage: lineage,
+            clearedThrough: watermark
+        )
+        self.source = source
+        self.frames = frames
+    }
+
+    private mutating func decodeNext() throws -> RecordState? {
+        guard try !source.isAtEnd() else { return nil }
+        let length = try source.readCount(limit: FrameDecoder.maxFrameBytes, "a frame length")
+        let record = try frames.record(try source.readBytes(length), vault: header.vaultId, index: recordCount)
+        recordCount += 1
+        return record
+    }
+
+    /// Format 3's epochs: a count, then each epoch's id and first change, in increasing order
+    /// from 1, each id once; none when `through` is 0; else, when there are any, the first holds
+    /// `since` (`through` for a full change set, which lists one) and the last starts at or
+    /// before `through` (bundle-format.md, "Change set header").
+    private static func readLineage(from source: inout StreamBytes, since: Int64, through: Int64) throws -> [Epoch] {
+        var lineage: [Epoch] = []
+        var ids: Set<EpochID> = []
+        for _ in 0..<(try source.readCount(limit: ChangeSetHeader.maxEpochs, "the epoch count")) {
+            guard let id = try epoch(try source.readID64(), allowingNone: false) else {
+                preconditionFailure("epoch 0 was refused")
+            }
+            let first = try sequence(try source.readUVarint())
+            guard first > (lineage.last?.firstSeq ?? 0) else {
+                throw BundleError.malformedContent(
+                    "the epochs are not in increasing order of their first change from 1"
+                )
+            }
+            guard ids.insert(id).inserted else { throw BundleError.malformedContent("an epoch is listed twice") }
+            lineage.append(Epoch(id: id, firstSeq: first))
+        }
+        guard let last = lineage.last else { return lineage }
+        let held = since > 0 ? since : through
+        guard through > 0 else { throw BundleError.malformedContent("a change set of no change lists epochs") }
+        guard since > 0 || lineage.count == 1 else {
+            throw BundleError.malformedContent("a full change set lists more than the epoch of its last change")
+        }
+        guard lineage[0].firstSeq <= held, lineage.count == 1 || lineage[1].firstSeq > held, last.firstSeq <= through
+        else {
+            throw BundleError.malformedContent(
+                "its epochs do not run from the one holding its start to the one holding its end"
+            )
+        }
+        return lineage
+    }
+
+    private static func epoch(_ raw: UInt64, allowingNone: Bool) throws -> EpochID? {
+        guard raw <= UInt64(Int64.max) else { throw BundleError.malformedContent("an epoch id has its top bit set") }
+        guard raw > 0 else {
+            guard allowingNone else { throw BundleError.malformedContent("an epoch id is 0") }
+            return nil
+        }
+        return EpochID(rawValue: Int64(raw))
+    }
+
+    private static func sequence(_ raw: UInt64) throws -> Int64 {
+        guard raw <= UInt64(Int64.max) else {
+            throw BundleError.malformedContent("a change sequence number exceeds 2^63 - 1")
+        }
+        return Int64(raw)
+    }
+}

@@ -1,0 +1,169 @@
+import TxLedgerCore
+import TxLedgerSodium
+
+/// A vault sync key: 32 random bytes from libsodium that seal and open a vault's bundles.
+///
+/// Generated once (`generate()`, `txledger keygen`) and shared between a user's devices as a
+/// key file or as the same printable text, which carries a checksum so that a mistyped key is
+/// caught before any decryption is tried:
+///
+///     TXLK1-7ZQ4M-...-K3P0A        (prefix, then 60 Crockford base32 symbols in groups of 5)
+///
+/// The symbols encode the 32 key bytes followed by the first 5 bytes of BLAKE2b-128(key).
+/// Case, spaces, dashes and line breaks do not matter; `O` reads as `0`, `I` and `L` as `1`.
+/// The bytes live in `SecretBytes` and are wiped when the key is released.
+public struct SyncKey: Sendable {
+    static let byteCount = 32
+    static let checksumCount = 5
+    static let prefix = Array("TXLK1".utf8)
+    private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+    /// Symbols after the prefix: (32 + 5) bytes, 296 bits, padded with zero bits to 300.
+    private static let symbolCount = 60
+    private static let groupSize = 5
+
+    let secret: SecretBytes
+
+    init(secret: SecretBytes) {
+        precondition(secret.count == Self.byteCount)
+        self.secret = secret
+    }
+
+    /// A new random key from libsodium's CSPRNG.
+    public static func generate() -> SyncKey {
+        SyncKey(secret: .random(count: byteCount))
+    }
+
+    /// Parses the printable form.
+    /// - Throws: `BundleError.invalidKey` if it is malformed or its checksum does not match.
+    public init(printable text: String) throws {
+        var bytes = Array(text.utf8)
+        defer { bytes.withUnsafeMutableBytes(Sodium.wipe) }
+        self = try bytes.withUnsafeBytes(Self.parse)
+    }
+
+    /// Reads a key file (the printable form, as `write(toNewFile:)` writes it).
+    public init(contentsOfFile path: String) throws {
+        let contents = try SecretFile.read(path, maxBytes: 4096)
+        self = try contents.withUnsafeBytes(Self.parse)
+    }
+
+    /// Reads a key file as `init(contentsOfFile:)` does, on a thread of its own (file I/O never
+    /// blocks an actor or Swift's cooperative threads).
+    public static func load(contentsOfFile path: String) async throws -> SyncKey {
+        try await DedicatedThread.run { try SyncKey(contentsOfFile: path) }
+    }
+
+    /// Creates a key file with mode 0600 holding the printable form and a line break. An
+    /// existing file is never replaced.
+    public func write(toNewFile path: String) throws {
+        try SecretFile.create(path, bytes: printableBytes())
+    }
+
+    /// Whether a key file may be read by users other than its owner (its mode is not 0600 or
+    /// stricter); callers warn about it.
+    public static func isExposed(file path: String) -> Bool {
+        SecretFile.isExposed(path)
+    }
+
+    // MARK: - Printable form
+
+    /// The printable form (`TXLK1-…`, without a line break), for an app to keep in the
+    /// Keychain or to show as a QR code; `init(printable:)` reads it back. It is the key itself:
+    /// never log it (a key's `description` never shows it).
+    public func printableText() -> String {
+        printableBytes().withUnsafeBytes { String(decoding: $0.dropLast(), as: UTF8.self) }
+    }
+
+    /// The printable form and a line break, as secret bytes.
+    func printableBytes() -> SecretBytes {
+        let data = keyAndChecksum()
+        let length = Self.prefix.count + Self.symbolCount + Self.symbolCount / Self.groupSize + 1
+        return data.withUnsafeBytes { data in
+            SecretBytes(count: length) { out in
+                var position = 0
+                func put(_ byte: UInt8) {
+                    out[position] = byte
+                    position += 1
+                }
+                Self.prefix.forEach(put)
+                for index in 0..<Self.symbolCount {
+                    if index % Self.groupSize == 0 { put(UInt8(ascii: "-")) }
+                    put(Self.alphabet[Int(Self.symbol(at: index, of: data))])
+                }
+                put(UInt8(ascii: "\n"))
+            }
+        }
+    }
+
+    private func keyAndChecksum() -> SecretBytes {
+        secret.withUnsafeBytes { key in
+            let checksum = Sodium.genericHash(key, outputLength: 16).prefix(Self.checksumCount)
+            return SecretBytes(count: Self.byteCount + Self.checksumCount) { out in
+                out.copyMemory(from: key)
+                UnsafeMutableRawBufferPointer(rebasing: out[Self.byteCount...]).copyBytes(from: checksum)
+            }
+        }
+    }
+
+    /// The 5-bit symbol `index` of `data` read as one big-endian bit string padded with zeros.
+    private static func symbol(at index: Int, of data: UnsafeRawBufferPointer) -> UInt8 {
+        var value: UInt8 = 0
+        for bit in index * 5..<index * 5 + 5 {
+            let byte = bit / 8 < data.count ? data[bit / 8] : 0
+            value = value << 1 | (byte >> (7 - UInt8(bit % 8)) & 1)
+        }
+        return value
+    }
+
+    private static func parse(_ text: UnsafeRawBufferPointer) throws -> SyncKey {
+        var symbols = [UInt8]()
+        symbols.reserveCapacity(prefix.count + symbolCount)
+        defer { symbols.withUnsafeMutableBytes(Sodium.wipe) }
+        for byte in text
+        where !(byte == UInt8(ascii: "-") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+            symbols.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)  // upper case
+        }
+        guard symbols.starts(with: prefix) else {
+            throw BundleError.invalidKey("it does not start with \(String(decoding: prefix, as: UTF8.self))")
+        }
+        symbols.removeFirst(prefix.count)
+        guard symbols.count == symbolCount else {
+            throw BundleError.invalidKey("it has \(symbols.count) symbols after the prefix instead of \(symbolCount)")
+        }
+        for index in symbols.indices {
+            guard let value = value(of: symbols[index]) else {
+                throw BundleError.invalidKey("symbol \(index + 1) is not a base32 character")
+            }
+            symbols[index] = value
+        }
+        let data = SecretBytes(count: byteCount + checksumCount) { out in
+            out.initializeMemory(as: UInt8.self, repeating: 0)
+            for (index, value) in symbols.enumerated() {
+                for offset in 0..<5 where value >> (4 - UInt8(offset)) & 1 == 1 {
+                    let bit = index * 5 + offset
+                    if bit / 8 < out.count { out[bit / 8] |= 1 << (7 - UInt8(bit % 8)) }
+                }
+            }
+        }
+        let padding = symbols[symbolCount - 1] & 0b1111
+        let key = data.withUnsafeBytes {
+            SyncKey(secret: SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(byteCount))))
+        }
+        let expected = key.keyAndChecksum()
+        guard padding == 0,
+            data.withUnsafeBytes({ data in expected.withUnsafeBytes { Sodium.constantTimeEqual(data, $0) } })
+        else {
+            throw BundleError.invalidKey("its checksum does not match; a character is mistyped")
+        }
+        return key
+    }
+
+    /// Crockford base32: `O` is `0`, `I` and `L` are `1`.
+    private static func value(of symbol: UInt8) -> UInt8? {
+        switch symbol {
+        case UInt8(ascii: "O"): 0
+        case UInt8(ascii: "I"), UInt8(ascii: "L"): 1
+        default: alphabet.firstIndex(of: symbol).map(UInt8.init)
+        }
+    }
+}

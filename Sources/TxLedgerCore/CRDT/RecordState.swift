@@ -1,0 +1,128 @@
+import Foundation
+
+/// One record as the CRDT sees it: every register with its stamp.
+///
+/// - `facts`: written once per replica that records the transaction; between replicas that
+///   wrote different facts for one id, the greater stamp wins (a deterministic rule).
+/// - `status`: the status lattice (`StatusRegister`).
+/// - `lastCheckedAt`: joins as a maximum among the checks of the winning facts (ordered by
+///   facts stamp, then instant), so that it is erased together with the facts by a clear.
+/// - `note`, `labels`, `hidden`: independent last-writer-wins registers (absent until written).
+/// - `newerRegisters`: registers that a newer version defines, by block number, each a
+///   last-writer-wins register of its fields (`RecordState+NewerFields.swift`).
+///
+/// See `Specs/crdt.md`.
+package struct RecordState: Hashable, Sendable {
+    package var facts: Register<TransactionFacts>
+    package var status: StatusRegister
+    package var lastCheckedAt: Date?
+    package var note: Register<String?>?
+    package var labels: Register<[String]>?
+    package var hidden: Register<Bool>?
+    package var newerRegisters: [Int: Register<NewerFields>] = [:]
+
+    package var id: TransactionID { facts.value.id }
+
+    /// The state of a record first written locally with `stamp`: the facts, and the status and
+    /// annotations the input carries, all stamped by that one write.
+    package init(recording record: TransactionRecord, stamp: Stamp) {
+        facts = Register(record.facts, stamp: stamp)
+        let status = StatusRegister()
+        switch status.applying(record.statusUpdate, stamp: stamp) {
+        case let .success(initial): self.status = initial
+        case .failure: self.status = status  // broadcasted: the bottom, nothing to write
+        }
+        lastCheckedAt = record.lastCheckedAt
+        note = record.note.map { Register($0, stamp: stamp) }
+        labels = record.labels.isEmpty ? nil : Register(record.labels, stamp: stamp)
+        hidden = record.hidden ? Register(true, stamp: stamp) : nil
+    }
+
+    init(
+        facts: Register<TransactionFacts>,
+        status: StatusRegister,
+        lastCheckedAt: Date?,
+        note: Register<String?>?,
+        labels: Register<[String]>?,
+        hidden: Register<Bool>?,
+        newerRegisters: [Int: Register<NewerFields>] = [:]
+    ) {
+        self.facts = facts
+        self.status = status
+        self.lastCheckedAt = lastCheckedAt
+        self.note = note
+        self.labels = labels
+        self.hidden = hidden
+        self.newerRegisters = newerRegisters
+    }
+
+    /// The join of two states of the same record: register by register.
+    package func joined(with other: RecordState) -> RecordState {
+        precondition(id == other.id, "only states of one record join")
+        return RecordState(
+            facts: facts.joined(with: other.facts),
+            status: status.joined(with: other.status),
+            lastCheckedAt: facts.stamp == other.facts.stamp
+                ? [lastCheckedAt, other.lastCheckedAt].compactMap { $0 }.max()
+                : (facts.stamp > other.facts.stamp ? lastCheckedAt : other.lastCheckedAt),
+            note: note.joined(with: other.note),
+            labels: labels.joined(with: other.labels),
+            hidden: hidden.joined(with: other.hidden),
+            newerRegisters: newerRegisters.merging(other.newerRegisters) { $0.joined(with: $1) }
+        )
+    }
+
+    package var record: TransactionRecord { TransactionRecord(state: self) }
+
+    /// Whether the record is visible under a vault clear watermark: its facts survive it.
+    package func isVisible(clearedThrough watermark: Stamp?) -> Bool {
+        watermark.map { facts.stamp > $0 } ?? true
+    }
+
+    /// This state after a vault clear at `watermark`: every register stamped at or before it is
+    /// erased. If the facts are erased but a later register survives, the state remains,
+    /// invisible, so that the later register still joins (see Specs/crdt.md, "Clearing a vault").
+    /// `nil` when nothing survives.
+    package func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
+        guard let watermark else { return self }
+        func keep<V>(_ register: Register<V>?) -> Register<V>? { register.flatMap { $0.stamp > watermark ? $0 : nil } }
+        let status = StatusRegister(
+            pending: status.pending.flatMap { $0 > watermark ? $0 : nil },
+            terminal: keep(status.terminal),
+            inferred: keep(status.inferred)
+        )
+        let factsSurvive = facts.stamp > watermark
+        let result = RecordState(
+            facts: facts,
+            status: status,
+            lastCheckedAt: factsSurvive ? lastCheckedAt : nil,
+            note: keep(note),
+            labels: keep(labels),
+            hidden: keep(hidden),
+            newerRegisters: newerRegisters.filter { $0.value.stamp > watermark }
+        )
+        let anyRegister =
+            status.pending != nil || status.terminal != nil || status.inferred != nil || result.note != nil
+            || result.labels != nil || result.hidden != nil || !result.newerRegisters.isEmpty
+        return factsSurvive || anyRegister ? result : nil
+    }
+}
+
+extension RecordState {
+    /// Every stamp the state carries, a newer version's registers' included.
+    package var stamps: [Stamp] {
+        let registers = [facts.stamp] + status.stamps + [note?.stamp, labels?.stamp, hidden?.stamp]
+        return registers.compactMap { $0 } + newerRegisters.values.map(\.stamp)
+    }
+}
+
+extension RecordState {
+    /// The id of the record this one replaces (its `replaces` fact: a speed-up or cancel of
+    /// a transaction of the same vault and chain), if it names one.
+    package var replacedID: TransactionID? {
+        let facts = facts.value
+        return facts.extras[RecordField.replaces.key].flatMap {
+            try? TransactionID.forTransaction(vault: facts.vaultId, chain: facts.chain, hash: $0)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// What merging change sets did to a replica.
+public struct MergeReport: Sendable, Equatable, Codable {
+    /// Records that were not visible here before and are now.
+    public var recordsAdded = 0
+    /// Records that were visible and had at least one register change.
+    public var recordsChanged = 0
+    /// Records received that changed nothing here.
+    public var recordsUnchanged = 0
+    /// Records that a newer clear watermark removed here.
+    public var recordsCleared = 0
+    /// Registers (facts, status parts, lastCheckedAt, note, labels, hidden) that took the received value.
+    public var registersUpdated = 0
+    /// Registers whose local value was kept.
+    public var registersUnchanged = 0
+    /// Stamps more than the allowed drift ahead of this machine's clock: kept as data, but they
+    /// did not advance the clock (see Specs/crdt.md).
+    public var futureStamps = 0
+    /// Places where both sides had written different values and one was chosen.
+    public var conflicts: [MergeConflict] = []
+    /// Deltas that start after changes this replica does not hold: their records were merged,
+    /// but what came before them is still missing here (crdt.md, "Gaps").
+    public var gaps: [DeltaGap] = []
+    /// The new replica id this file took because it found it was restored from a backup or
+    /// copied to another device (crdt.md, "Restored and cloned files"), if it did.
+    public var newReplicaID: ReplicaID?
+    /// Per vault, how many peers this replica stopped remembering because it knew more than it
+    /// keeps, or had not heard from one for a year (crdt.md, "Limits of knowledge").
+    public var peersDropped: [String: Int] = [:]
+
+    public init() {}
+
+    /// Whether the merge changed this replica at all.
+    public var changedAnything: Bool { recordsAdded + recordsChanged + recordsCleared > 0 }
+
+    /// Adds another report's counts and conflicts to this one, in place (a merge adds one
+    /// report per record: copying the conflicts each time would be quadratic).
+    package mutating func add(_ other: MergeReport) {
+        recordsAdded += other.recordsAdded
+        recordsChanged += other.recordsChanged
+        recordsUnchanged += other.recordsUnchanged
+        recordsCleared += other.recordsCleared
+        registersUpdated += other.registersUpdated
+        registersUnchanged += other.registersUnchanged
+        futureStamps += other.futureStamps
+        conflicts.append(contentsOf: other.conflicts)
+        gaps.append(contentsOf: other.gaps)
+        newReplicaID = other.newReplicaID ?? newReplicaID
+        peersDropped.merge(other.peersDropped, uniquingKeysWith: +)
+    }
+}
+
+/// A delta from `origin` of its changes after `since`, merged into a replica that holds the
+/// origin's changes only through `heldThrough` (0: none): the changes in between are missing
+/// until the origin sends them (`export --full`, or its next delta once it has heard from here).
+public struct DeltaGap: Sendable, Equatable, Codable {
+    public let vault: String
+    public let origin: ReplicaID
+    public let since: Int64
+    public let heldThrough: Int64
+
+    package init(vault: String, origin: ReplicaID, since: Int64, heldThrough: Int64) {
+        self.vault = vault
+        self.origin = origin
+        self.since = since
+        self.heldThrough = heldThrough
+    }
+}
+
+/// Both replicas wrote one register of a record with different values; the join kept one.
+public struct MergeConflict: Sendable, Equatable, Codable {
+    public let id: TransactionID
+    /// `facts`, `status`, `note`, `labels` or `hidden`.
+    public let register: String
+    /// The value that was kept, and the one that lost, as short text (e.g. `failed`, `confirmed`).
+    public let kept: String
+    public let discarded: String
+    /// Whether the kept value is the one received (`true`) or the local one.
+    public let keptReceived: Bool
+
+    package init(id: TransactionID, register: String, kept: String, discarded: String, keptReceived: Bool) {
+        self.id = id
+        self.register = register
+        self.kept = kept
+        self.discarded = discarded
+        self.keptReceived = keptReceived
+    }
+}
+
+extension TransactionID: Codable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = TransactionID(text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a transaction id")
+            )
+        }
+        self = id
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,110 @@
+import TxLedgerSodium
+
+/// The identifier of a record: 32 lower-case hex digits, derived from what the record is so
+/// that two devices recording the same transaction produce the same id (and a merge keeps one
+/// record). The derivation is specified in `Specs/schema.md`:
+///
+/// - transaction: BLAKE2b-128 of `lp("txledger.tx.v1") lp(vault) lp(chain id) lp(normalized hash)`
+/// - signature: BLAKE2b-128 of `lp("txledger.sig.v1") lp(vault) lp(chain id) lp(method)
+///   lp(signer or "") lp(message) lp(signature or "")`
+///
+/// where `lp(s)` is the UTF-8 byte count of `s` as a 4-byte big-endian integer followed by the bytes.
+public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The id's 16 bytes as two big-endian halves: hashed, compared and stored without text.
+    private let high: UInt64
+    private let low: UInt64
+
+    /// The id as 32 lower-case hex digits.
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: 32) { text in
+            for (offset, half) in [high, low].enumerated() {
+                for digit in 0..<16 {
+                    let nibble = UInt8(truncatingIfNeeded: half >> (60 - 4 * digit)) & 0xF
+                    text[offset * 16 + digit] = (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "a") - 10) + nibble
+                }
+            }
+            return 32
+        }
+    }
+
+    /// Accepts 32 hex digits in either case.
+    public init?(_ text: String) {
+        var halves: (UInt64, UInt64) = (0, 0)
+        var count = 0
+        for digit in text.utf8 {
+            guard count < 32, let nibble = Self.nibble(digit) else { return nil }
+            if count < 16 { halves.0 = halves.0 << 4 | nibble } else { halves.1 = halves.1 << 4 | nibble }
+            count += 1
+        }
+        guard count == 32 else { return nil }
+        (high, low) = halves
+    }
+
+    /// The id from its 16 bytes (as the store keeps it); `nil` for any other count.
+    package init?<Bytes: Collection<UInt8>>(bytes: Bytes) {
+        guard bytes.count == 16 else { return nil }
+        var halves: (UInt64, UInt64) = (0, 0)
+        for (index, byte) in bytes.enumerated() {
+            if index < 8 { halves.0 = halves.0 << 8 | UInt64(byte) } else { halves.1 = halves.1 << 8 | UInt64(byte) }
+        }
+        (high, low) = halves
+    }
+
+    /// The id's 16 bytes.
+    package var bytes: [UInt8] {
+        (0..<16).map { index in
+            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * (index % 8)))
+        }
+    }
+
+    /// Calls `body` with the id's 16 bytes, made on the stack.
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { try body($0) }
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt64? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(digit - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt64(digit - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(digit - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// The id of the send or swap with hash `hash` on `chain` in vault `vault`: what an app
+    /// computes from the three values a broadcast or "complete" screen has, to find the record
+    /// (`Ledger.transaction(vault:chain:hash:)`). The hash may be in any case, with or without
+    /// `0x`, as `Chain.normalizedTxHash(_:)` accepts it.
+    /// - Throws: `LedgerError.invalidInput` for a vault id that is not one, or a hash that is
+    ///   not one of the chain's.
+    public static func forTransaction(vault: String, chain: Chain, hash: String) throws -> TransactionID {
+        forCanonicalHash(
+            vault: try TextField.identifier.validate(vault, field: "vault"),
+            chain: chain,
+            hash: try chain.normalizedTxHash(hash)
+        )
+    }
+
+    /// The id of the transaction `hash` of `chain` in `vault`, both already validated and the
+    /// hash in its canonical form (`Chain.normalizedTxHash`).
+    static func forCanonicalHash(vault: String, chain: Chain, hash: String) -> TransactionID {
+        derive("txledger.tx.v1", [vault, chain.id, hash])
+    }
+
+    static func derive(_ domain: String, _ parts: [String]) -> TransactionID {
+        var input: [UInt8] = []
+        input.reserveCapacity(parts.reduce(4 + domain.utf8.count) { $0 + 4 + $1.utf8.count })
+        func append(_ part: String) {
+            input.appendBigEndian(UInt64(part.utf8.count), width: 4)
+            input.append(contentsOf: part.utf8)
+        }
+        append(domain)
+        parts.forEach(append)
+        // A 16-byte output always makes an id.
+        return TransactionID(bytes: Sodium.genericHash(input, outputLength: 16))!
+    }
+
+    public var description: String { rawValue }
+    /// The order of the hex texts, which is the order of the bytes.
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
+}

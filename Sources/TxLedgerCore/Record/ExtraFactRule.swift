@@ -1,0 +1,56 @@
+/// How an extra fact's value is checked, and the form it is kept in (`RecordField.extraFact`).
+/// An extra fact is an optional fact with no property of its own in `TransactionFacts`: it is
+/// kept by key in `TransactionFacts.extras`, and carried, stored, shown and validated by its
+/// entry in the field list alone.
+enum ExtraFactRule: Sendable {
+    /// A transaction hash of the record's chain, kept in the chain's canonical form; only a
+    /// send or a swap has one.
+    case transactionHash
+    /// The outputs a bitcoin-like transaction spends, `TXID:VOUT`, comma-separated; kept with
+    /// each txid in lower case, without duplicates, sorted. Only a send or a swap on a chain of
+    /// the `utxo` family has them.
+    case outpoints
+
+    /// The most outputs `outpoints` holds.
+    static let maxOutpoints = 1000
+
+    /// `value` checked and in its kept form.
+    /// - Throws: `LedgerError.invalidInput` naming `key`.
+    package func validated(_ value: String, key: String, chain: Chain, kind: TransactionKind) throws -> String {
+        guard kind != .signature else {
+            throw LedgerError.invalidInput(field: key, reason: "only a send or a swap has it")
+        }
+        switch self {
+        case .transactionHash:
+            do {
+                return try chain.normalizedTxHash(value)
+            } catch let LedgerError.invalidInput(_, reason) {
+                throw LedgerError.invalidInput(field: key, reason: reason)
+            }
+        case .outpoints:
+            guard chain.family == .utxo else {
+                throw LedgerError.invalidInput(field: key, reason: "only a bitcoin-like transaction spends outputs")
+            }
+            let items = value.split(separator: ",", omittingEmptySubsequences: false)
+            guard items.count <= Self.maxOutpoints else {
+                throw LedgerError.invalidInput(
+                    field: key,
+                    reason: "\(items.count) outputs; the limit is \(Self.maxOutpoints)"
+                )
+            }
+            let outpoints = try items.map { item in
+                let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isHexDigit),
+                    let vout = UInt32(parts[1]), String(vout) == parts[1]
+                else {
+                    throw LedgerError.invalidInput(
+                        field: key,
+                        reason: "'\(item.prefix(80))' is not TXID:VOUT (64 hex digits, an output number)"
+                    )
+                }
+                return "\(parts[0].lowercased()):\(vout)"
+            }
+            return Set(outpoints).sorted().joined(separator: ",")
+        }
+    }
+}

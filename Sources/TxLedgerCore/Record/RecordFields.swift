@@ -1,0 +1,46 @@
+/// A record as its fields (`RecordField`): what a bundle frame and a `record` row hold, before
+/// `RecordState(fields:)` validates it into a record, and what `RecordState.fields` gives back.
+/// The vault is the change set's (a frame does not carry it); newer fields are kept as they
+/// came.
+package struct RecordFields: Sendable {
+    var vault: String
+    package var newer = NewerFields()
+    private var values: [FieldValue?] = Array(repeating: nil, count: RecordField.last)
+
+    package init(vault: String) {
+        self.vault = vault
+    }
+
+    package subscript(field: RecordField) -> FieldValue? {
+        get { values[field.rawValue - 1] }
+        set { values[field.rawValue - 1] = newValue }
+    }
+
+    /// The integer of `field`, `nil` if it is absent.
+    /// - Throws: `LedgerError.invalidInput` if it holds a text.
+    func integer(_ field: RecordField) throws -> Int64? {
+        switch self[field] {
+        case nil: return nil
+        case let .integer(value)?: return value
+        case .text?:
+            throw LedgerError.invalidInput(
+                field: field.name,
+                reason: "holds a value of the wrong type: a text, not an integer"
+            )
+        }
+    }
+
+    /// The text of `field`, `nil` if it is absent.
+    /// - Throws: `LedgerError.invalidInput` if it holds an integer.
+    func text(_ field: RecordField) throws -> String? {
+        switch self[field] {
+        case nil: return nil
+        case let .text(value)?: return value
+        case .integer?:
+            throw LedgerError.invalidInput(
+                field: field.name,
+                reason: "holds a value of the wrong type: an integer, not a text"
+            )
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+
+extension RecordState {
+    /// This record as its fields, every present one set (a frame writer leaves out the
+    /// explorer page that the chain's default gives).
+    var fields: RecordFields {
+        let facts = self.facts.value
+        var fields = RecordFields(vault: facts.vaultId)
+        func set(_ field: RecordField, _ value: Int64?) { fields[field] = value.map(FieldValue.integer) }
+        func set(_ field: RecordField, _ value: String?) { fields[field] = value.map(FieldValue.text) }
+        func stamp(_ register: RecordRegister, _ stamp: Stamp?) {
+            set(register.stamp.time, stamp?.time)
+            set(register.stamp.replica, stamp?.replica.rawValue)
+        }
+        func set(_ token: Token, _ symbol: RecordField, _ contract: RecordField, _ decimals: RecordField) {
+            set(symbol, token.symbol)
+            set(contract, token.contract)
+            set(decimals, token.decimals.map(Int64.init))
+        }
+        set(.kind, facts.kind.rawValue)
+        set(.chain, facts.chain.id)
+        set(.timestampMs, facts.timestamp.millis)
+        set(.txHash, facts.txHash)
+        set(.explorerUrl, facts.explorerUrl)
+        set(.fiatValue, facts.fiatValue?.string)
+        set(.fromAddress, facts.fromAddress)
+        set(.appDomain, facts.app?.domain)
+        set(.appUri, facts.app?.uri)
+        set(.appScheme, facts.app?.scheme)
+        set(.method, facts.method)
+        set(.nonce, facts.nonce.map { Int64($0) })
+        for field in RecordField.extraFacts { set(field, facts.extras[field.key]) }
+        switch facts.details {
+        case let .send(send):
+            set(.toAddress, send.toAddress)
+            set(.amount, send.amount.string)
+            set(send.token, .tokenSymbol, .tokenContract, .tokenDecimals)
+            set(.tokenLogo, send.tokenLogo)
+            set(.feeEstimate, send.feeEstimate?.string)
+            set(.memo, send.memo)
+        case let .swap(swap):
+            set(swap.fromToken, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals)
+            set(.fromAmount, swap.fromAmount.string)
+            set(.fromChain, swap.fromChain.id)
+            set(.fromTokenLogo, swap.fromTokenLogo)
+            set(swap.toToken, .toTokenSymbol, .toTokenContract, .toTokenDecimals)
+            set(.toAmount, swap.toAmount.string)
+            set(.minPayout, swap.minimumPayout?.string)
+            set(.toChain, swap.toChain.id)
+            set(.toTokenLogo, swap.toTokenLogo)
+            set(.provider, swap.provider.name)
+            set(.route, swap.route)
+        case let .signature(signature):
+            set(.message, signature.message)
+            set(.signature, signature.signature)
+        }
+        stamp(.facts, self.facts.stamp)
+        stamp(.pending, status.pending)
+        if let terminal = status.terminal {
+            stamp(.terminal, terminal.stamp)
+            set(.terminalStatus, terminal.value.status.rawValue)
+            set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
+            set(.failureReason, terminal.value.failureReason)
+            set(.blockNumber, terminal.value.blockNumber.map { Int64($0) })
+            set(.feePaid, terminal.value.feePaid?.string)
+            set(.replacedBy, terminal.value.replacedBy)
+        }
+        if let inferred = status.inferred {
+            stamp(.inferred, inferred.stamp)
+            set(.inferredReason, inferred.value)
+        }
+        set(.lastCheckedAtMs, lastCheckedAt?.millis)
+        if let note {
+            stamp(.note, note.stamp)
+            set(.note, note.value)
+        }
+        if let labels {
+            stamp(.labels, labels.stamp)
+            set(.labels, RecordFields.encodeLabels(labels.value))
+        }
+        if let hidden {
+            stamp(.hidden, hidden.stamp)
+            set(.hidden, Int64(hidden.value ? 1 : 0))
+        }
+        fields.newer = newerFields
+        return fields
+    }
+
+    /// The record `fields` hold, validated as input is.
+    /// - Throws: `LedgerError.invalidInput` naming the first invalid field.
+    package init(fields: RecordFields) throws {
+        func text(_ field: RecordField) throws -> String? { try fields.text(field) }
+        func required<T>(_ value: T?, _ field: RecordField) throws -> T {
+            guard let value else { throw LedgerError.invalidInput(field: field.name, reason: "is missing") }
+            return value
+        }
+        func amount(_ field: RecordField) throws -> DecimalAmount? {
+            try text(field).map { try DecimalAmount($0, field: field.name) }
+        }
+        func token(
+            _ symbol: RecordField,
+            _ contract: RecordField,
+            _ decimals: RecordField,
+            _ name: String
+        ) throws
+            -> Token
+        {
+            try Token(
+                symbol: try text(symbol) ?? "",
+                contract: try text(contract),
+                decimals: try fields.integer(decimals).map { try Self.int($0, decimals) },
+                field: name
+            )
+        }
+        func unsigned(_ field: RecordField) throws -> UInt64? {
+            try fields.integer(field).map { value in
+                guard value >= 0 else {
+                    throw LedgerError.invalidInput(field: field.name, reason: "must not be negative")
+                }
+                return UInt64(value)
+            }
+        }
+        func instant(_ field: RecordField) throws -> Date? {
+            try fields.integer(field).map { millis in
+                guard (0...Date.maxMillis).contains(millis) else {
+                    throw LedgerError.invalidInput(field: field.name, reason: "must lie between 1970 and the year 9999")
+                }
+                return Date(millis: millis)
+            }
+        }
+        func stamp(_ register: RecordRegister) throws -> Stamp? {
+            guard let time = try fields.integer(register.stamp.time),
+                let replica = try fields.integer(register.stamp.replica), replica >= 0
+            else {
+                return nil
+            }
+            return try Stamp.received(
+                time: time,
+                replica: ReplicaID(rawValue: replica),
+                field: "\(register.rawValue) stamp"
+            )
+        }
+        let details: TransactionDetails
+        switch try required(text(.kind), .kind) {
+        case TransactionKind.send.rawValue:
+            details = .send(
+                try SendDetails(
+                    toAddress: try required(text(.toAddress), .toAddress),
+                    amount: try required(amount(.amount), .amount),
+                    token: try token(.tokenSymbol, .tokenContract, .tokenDecimals, "token"),
+                    tokenLogo: try text(.tokenLogo),
+                    feeEstimate: try amount(.feeEstimate),
+                    memo: try text(.memo)
+                )
+            )
+        case TransactionKind.swap.rawValue:
+            details = .swap(
+                try SwapDetails(
+                    fromToken: try token(.fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, "from_token"),
+                    fromAmount: try required(amount(.fromAmount), .fromAmount),
+                    fromChain: try Chain(parsing: try required(text(.fromChain), .fromChain)),
+                    fromTokenLogo: try text(.fromTokenLogo),
+                    toToken: try token(.toTokenSymbol, .toTokenContract, .toTokenDecimals, "to_token"),
+                    toAmount: try required(amount(.toAmount), .toAmount),
+                    minimumPayout: try amount(.minPayout),
+                    toChain: try Chain(parsing: try required(text(.toChain), .toChain)),
+                    toTokenLogo: try text(.toTokenLogo),
+                    provider: try SwapProvider(try required(text(.provider), .provider)),
+                    route: try text(.route)
+                )
+            )
+        case TransactionKind.signature.rawValue:
+            details = .signature(
+                try SignatureDetails(message: try required(text(.message), .message), signature: try text(.signature))
+            )
+        case let other:
+            throw LedgerError.invalidInput(field: "kind", reason: "'\(other)' is not send, swap or signature")
+        }
+        let facts = try TransactionFacts(
+            vaultId: fields.vault,
+            chain: try Chain(parsing: try required(text(.chain), .chain)),
+            timestamp: Date(millis: try required(fields.integer(.timestampMs), .timestampMs)),
+            txHash: try text(.txHash),
+            explorerUrl: try text(.explorerUrl),
+            fiatValue: try amount(.fiatValue),
+            fromAddress: try text(.fromAddress),
+            nonce: try unsigned(.nonce),
+            app: try AppMetadata(
+                domain: Self.nonEmpty(try text(.appDomain)),
+                uri: Self.nonEmpty(try text(.appUri)),
+                scheme: Self.nonEmpty(try text(.appScheme))
+            ),
+            method: try text(.method),
+            extras: Dictionary(
+                uniqueKeysWithValues: try RecordField.extraFacts.compactMap { field in
+                    try text(field).map { (field.key, $0) }
+                }
+            ),
+            details: details
+        )
+
+        var terminal: Register<TerminalOutcome>?
+        if let written = try text(.terminalStatus), let stamp = try stamp(.terminal) {
+            // Exactly as a writer writes it, as `kind` is: lowercase.
+            guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
+                throw LedgerError.invalidInput(
+                    field: RecordField.terminalStatus.name,
+                    reason: "'\(written.prefix(40))' is not confirmed or failed"
+                )
+            }
+            // The same checks as a local status update: metadata fits the status and its limits.
+            let update = try StatusUpdate(
+                status,
+                confirmedAt: try instant(.confirmedAtMs),
+                failureReason: try text(.failureReason),
+                blockNumber: try unsigned(.blockNumber),
+                feePaid: try amount(.feePaid),
+                replacedBy: try text(.replacedBy)
+            )
+            terminal = Register(
+                TerminalOutcome(
+                    status: status,
+                    confirmedAt: update.confirmedAt,
+                    failureReason: update.failureReason,
+                    blockNumber: update.blockNumber,
+                    feePaid: update.feePaid,
+                    replacedBy: try update.replacedBy.map {
+                        try Self.canonicalHash($0, of: facts.chain, field: RecordField.replacedBy)
+                    }
+                ),
+                stamp: stamp
+            )
+        }
+        let inferred = try stamp(.inferred).map { stamp in
+            let update = try StatusUpdate(
+                .failed,
+                failureReason: try required(text(.inferredReason), .inferredReason),
+                evidence: .inference
+            )
+            // An inference always has a reason (checked above).
+            return Register(update.failureReason ?? "", stamp: stamp)
+        }
+        let state = RecordState(
+            facts: Register(facts, stamp: try required(stamp(.facts), .factsTime)),
+            status: StatusRegister(pending: try stamp(.pending), terminal: terminal, inferred: inferred),
+            lastCheckedAt: try instant(.lastCheckedAtMs),
+            note: try stamp(.note).map {
+                Register(try TextField.note.validate(try text(.note), field: "note"), stamp: $0)
+            },
+            labels: try stamp(.labels).map {
+                Register(
+                    try TransactionRecord.normalizedLabels(try RecordFields.decodeLabels(try text(.labels))),
+                    stamp: $0
+                )
+            },
+            hidden: try stamp(.hidden).map { Register(try Self.flag(try fields.integer(.hidden)), stamp: $0) }
+        )
+        self = fields.newer.isEmpty ? state : try state.attaching(fields.newer)
+    }
+
+    /// `hash` if it is a transaction hash of `chain` in its canonical form (a stored or
+    /// received value is never rewritten).
+    private static func canonicalHash(_ hash: String, of chain: Chain, field: RecordField) throws -> String {
+        guard try chain.normalizedTxHash(hash) == hash else {
+            throw LedgerError.invalidInput(field: field.name, reason: "is not in its chain's canonical form")
+        }
+        return hash
+    }
+
+    private static func int(_ value: Int64, _ field: RecordField) throws -> Int {
+        guard let int = Int(exactly: value) else {
+            throw LedgerError.invalidInput(field: field.name, reason: "\(value) is out of range")
+        }
+        return int
+    }
+
+    /// A 0 or 1 field (a missing one is 0).
+    private static func flag(_ value: Int64?) throws -> Bool {
+        switch value ?? 0 {
+        case 0: return false
+        case 1: return true
+        case let other: throw LedgerError.invalidInput(field: "hidden", reason: "is \(other), not 0 or 1")
+        }
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        value?.isEmpty == false ? value : nil
+    }
+}
+
+extension RecordFields {
+    /// Labels as one text: a JSON array of strings.
+    static func encodeLabels(_ labels: [String]) -> String {
+        // Encoding [String] cannot fail.
+        String(decoding: try! JSONEncoder().encode(labels), as: UTF8.self)
+    }
+
+    static func decodeLabels(_ text: String?) throws -> [String] {
+        guard let data = text?.data(using: .utf8), let labels = try? JSONDecoder().decode([String].self, from: data)
+        else {
+            throw LedgerError.invalidInput(field: "labels", reason: "is not a JSON array of strings")
+        }
+        return labels
+    }
+}

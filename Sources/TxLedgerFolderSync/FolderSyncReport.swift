@@ -1,0 +1,47 @@
+import TxLedgerCore
+
+/// What one `Ledger.sync(folder:secret:vaults:)` did (Specs/folder-sync.md).
+public struct FolderSyncReport: Sendable, Equatable, Encodable {
+    /// What the sync did for one vault.
+    public struct VaultReport: Sendable, Equatable, Encodable {
+        /// Other devices' files read and merged.
+        public var filesRead = 0
+        /// Records that became visible here, and visible records that changed.
+        public var recordsAdded = 0
+        public var recordsChanged = 0
+        /// This device's files written, and its files (or a former replica id's) removed.
+        public var filesWritten = 0
+        public var filesRemoved = 0
+    }
+
+    /// A file the sync did not read, and why, in one line. `retried`: the next sync tries to
+    /// read it again (every file named as a bundle: only what was merged is remembered);
+    /// a conflict copy is never read.
+    public struct SkippedFile: Sendable, Equatable, Encodable {
+        public let name: String
+        public let reason: String
+        public let retried: Bool
+    }
+
+    public internal(set) var vaults: [String: VaultReport] = [:]
+    public internal(set) var skipped: [SkippedFile] = []
+    /// Why this device's files could not be written, when they could not (the folder was
+    /// still read).
+    public internal(set) var notWritten: String?
+    /// The replica id this ledger took while reading, when a file showed that it was restored
+    /// from a backup or copied (crdt.md, "Restored and cloned files").
+    public internal(set) var newReplicaID: ReplicaID?
+    /// Per vault, how many peers the ledger stopped remembering, beyond the limits of
+    /// knowledge (crdt.md, "Limits of knowledge"): a file that taught too many, or a ledger
+    /// that held too many before this sync.
+    public internal(set) var peersDropped: [String: Int] = [:]
+
+    mutating func skip(_ name: String, _ reason: String, retried: Bool) {
+        skipped.append(SkippedFile(name: name, reason: reason, retried: retried))
+    }
+
+    /// Whether the sync changed nothing here and wrote nothing there.
+    public var isQuiet: Bool {
+        vaults.values.allSatisfy { $0 == VaultReport() }
+    }
+}

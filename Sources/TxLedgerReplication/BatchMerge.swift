@@ -1,0 +1,72 @@
+import TxLedgerCore
+import TxLedgerStore
+
+/// The merge of one batch of received states into their stored rows, worked out without the
+/// database, on a `MergeWorker`: the stored rows decoded, each received state joined with what
+/// is stored (`RecordMerge`), and each state that changed encoded as its stored frame and made
+/// into its row, so that the writer only binds and writes it.
+struct BatchMerge: Sendable {
+    /// One record to write.
+    enum Write: Sendable {
+        /// Its row, ready to bind (`RecordStore.save(_:)`).
+        case row(RecordRow.Values)
+        /// Its state and frame, whose chain the store numbers first (`RecordStore.save(_:frame:)`).
+        case unnumbered(RecordState, frame: [UInt8])
+    }
+
+    /// The records to write, in id order (neighbouring keys, fewer pages touched).
+    private(set) var writes: [Write] = []
+    /// The entries the frames added to the file's tables, to write before them.
+    private(set) var added: FrameEncoder.AddedEntries = ([], [])
+    private(set) var report = MergeReport()
+    /// Written states whose status or replacement link this merge changed: they may settle a
+    /// replacement (`LedgerTransaction.mightSettle`).
+    private(set) var changedLinks: [RecordState] = []
+
+    /// - Parameters:
+    ///   - batch: received states, already filtered by the vault's watermark.
+    ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
+    ///   - numbers: what the rows of `vault` are made with, its watermark among them.
+    /// - Throws: `LedgerError.invalidInput` if a stored record of one of these ids belongs to
+    ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
+    init(
+        _ batch: [RecordState],
+        stored rows: [StoredRow],
+        tables: FrameTables,
+        path: String,
+        vault: String,
+        numbers: RowNumbers,
+        encoder: inout FrameEncoder
+    ) throws {
+        var stored: [TransactionID: RecordState] = [:]
+        for row in rows {
+            let state = try row.decode(tables: tables, path: path)
+            stored[state.id] = state
+        }
+        var merged: Set<TransactionID> = []
+        for incoming in batch {
+            let local = stored[incoming.id]
+            if let local, local.facts.value.vaultId != vault {
+                throw LedgerError.invalidInput(
+                    field: "change set",
+                    reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here"
+                )
+            }
+            let merge = RecordMerge(local: local, incoming: incoming, watermark: numbers.watermark)
+            if let result = merge.result {
+                if local?.status != result.status || local?.replacedID != result.replacedID {
+                    changedLinks.append(result)
+                }
+                merged.insert(incoming.id)
+                stored[incoming.id] = result  // the same id again in this batch merges into this
+            }
+            report.add(merge.report)
+        }
+        writes = merged.sorted().map { id in
+            let state = stored[id]!
+            let frame = encoder.frame(state)
+            return numbers.values(of: state, frame: frame).map(Write.row) ?? .unnumbered(state, frame: frame)
+        }
+        added = encoder.takeAddedEntries()
+    }
+}

@@ -1,0 +1,87 @@
+import Logging
+import TxLedgerCore
+import TxLedgerStore
+
+/// Change sets merged into the store: in memory, or read from another replica's ledger file
+/// (Specs/crdt.md, "Merging"; Specs/threat-model.md, "Another replica's ledger file").
+extension LedgerDatabase {
+    /// Merges change sets in one transaction.
+    package func merge(_ changeSets: [ChangeSet]) async throws -> MergeReport {
+        let report = try await write { transaction in
+            var report = MergeReport()
+            for changes in changeSets {
+                for record in changes.records where record.facts.value.vaultId != changes.vaultId {
+                    throw LedgerError.invalidInput(
+                        field: "change set",
+                        reason:
+                            "a change set for vault '\(changes.vaultId)' carries record \(record.id) of another vault"
+                    )
+                }
+                try transaction.merge(changes.header, records: changes.records.forEach, report: &report)
+            }
+            return report
+        }
+        warnAboutFutureStamps(report)
+        return report
+    }
+
+    /// Merges every vault of another replica's ledger file, in one transaction.
+    package func merge(ledgerAt path: String) async throws -> MergeReport {
+        let own = self.path
+        let source = try await DedicatedThread.run { try OtherLedgerFile(path: path, notBeing: own) }
+        let report = try await write { transaction in
+            // One read of the other file (one snapshot of it), on a thread of its own: its
+            // records are decoded there while the ones before them merge here.
+            let batchSize = LedgerTransaction.mergeBatchSize
+            let items = ProducerThread<SourceItem>(name: "txledger.merge", batchSize: batchSize) { yield in
+                try source.read { store in
+                    for vault in try store.vaults() {
+                        try yield(.changes(try store.changeSetHeader(vault, since: 0)))
+                        try store.forEachStored(vault: vault, changedAfter: 0) { try yield(.record($0)) }
+                    }
+                }
+            }
+            defer { items.stop() }
+            var report = MergeReport()
+            var batch: ArraySlice<SourceItem> = []
+            func nextItem() throws -> SourceItem? {
+                if batch.isEmpty, let next = try items.next() { batch = next[...] }
+                return batch.popFirst()
+            }
+            var item = try nextItem()
+            while case let .changes(header)? = item {
+                try transaction.merge(
+                    header,
+                    records: { merge in
+                        item = try nextItem()
+                        while case let .record(record)? = item {
+                            try merge(record)
+                            item = try nextItem()
+                        }
+                    },
+                    report: &report
+                )
+            }
+            return report
+        }
+        warnAboutFutureStamps(report)
+        return report
+    }
+
+    /// Logs the stamps a merge found far ahead of this clock.
+    package func warnAboutFutureStamps(_ report: MergeReport) {
+        if report.futureStamps > 0 {
+            options.logger.warning(
+                "merged stamps far ahead of this clock; they did not advance it",
+                metadata: ["count": "\(report.futureStamps)"]
+            )
+        }
+    }
+}
+
+/// What another ledger file yields to a merge of it, in order: each vault's change set header,
+/// then that vault's records.
+private enum SourceItem {
+    case changes(ChangeSetHeader)
+    case record(RecordState)
+}

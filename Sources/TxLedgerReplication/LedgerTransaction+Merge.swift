@@ -1,0 +1,111 @@
+import TxLedgerCore
+import TxLedgerStore
+
+extension LedgerTransaction {
+    /// Records merged per batch (one query reads their stored states).
+    static let mergeBatchSize = 256
+
+    /// Merges one change set, given as its header and a function that calls its argument with
+    /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
+    mutating func merge(
+        _ header: ChangeSetHeader,
+        records: ((RecordState) throws -> Void) throws -> Void,
+        report: inout MergeReport
+    ) throws {
+        let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
+        // A vault heard of is a vault held, even before any of its records: a new device that
+        // imported an empty delta can export what it holds (nothing) and so be sent the rest.
+        try store.ensureVault(vault)
+
+        // The watermark joins as a maximum; a newer one is applied to the stored rows first.
+        var latestAcceptable: Stamp?
+        func observe(_ stamp: Stamp) {
+            if stamps.isTooFarAhead(stamp) {
+                report.futureStamps += 1
+            } else if latestAcceptable.map({ stamp > $0 }) ?? true {
+                latestAcceptable = stamp
+            }
+        }
+        if let theirs = header.clearedThrough {
+            observe(theirs)
+            report.recordsCleared += try store.clear(vault, through: theirs)
+        }
+        let watermark = try store.cachedWatermark(vault)
+
+        // Merged records that may settle a replacement, settled once every batch is in.
+        var unsettled: [TransactionID] = []
+        // Records are merged in batches: the stored rows of a batch are read in one query, and
+        // a worker thread decodes them, joins and encodes what changed (`BatchMerge`) while this
+        // thread writes the batch before; what changes is written in id order.
+        do {
+            var batch: [RecordState] = []
+            let worker = MergeWorker(encoder: try store.lendEncoder())
+            defer {
+                worker.waitUntilIdle()
+                store.endLending()
+            }
+            var inFlight: (ids: Set<TransactionID>, job: MergeWorker.Job)?
+            func write(_ job: MergeWorker.Job) throws {
+                let merged = try job.result()
+                try store.addEntries(merged.added)
+                for write in merged.writes {
+                    switch write {
+                    case let .row(row): try store.save(row)
+                    case let .unnumbered(state, frame): try store.save(state, frame: frame)
+                    }
+                }
+                for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
+                report.add(merged.report)
+                worker.dispose(merged)
+            }
+            func mergeBatch() throws {
+                let ids = Set(batch.map(\.id))
+                // A batch that holds an id of the one being worked out reads its row once written.
+                if let pending = inFlight, !pending.ids.isDisjoint(with: ids) {
+                    inFlight = nil
+                    try write(pending.job)
+                }
+                let job = worker.start(
+                    batch,
+                    stored: try store.fetchStoredRows(ids: Array(ids)),
+                    tables: try store.frameTables(),
+                    path: store.path,
+                    vault: vault,
+                    numbers: try store.rowNumbers(vault: vault)
+                )
+                if let pending = inFlight { try write(pending.job) }
+                inFlight = (ids, job)
+                batch.removeAll(keepingCapacity: true)
+            }
+            try records { received in
+                received.stamps.forEach(observe)
+                guard let incoming = received.filtered(clearedThrough: watermark) else {
+                    report.recordsUnchanged += 1
+                    return
+                }
+                batch.append(incoming)
+                if batch.count == Self.mergeBatchSize { try mergeBatch() }
+            }
+            if !batch.isEmpty { try mergeBatch() }
+            if let pending = inFlight { try write(pending.job) }
+        }
+        // The clock: remote stamps advance it, unless they are too far ahead.
+        if let latestAcceptable { _ = stamps.observe(latestAcceptable) }
+        // Replacements settle as local writes, stamped after what was received.
+        for id in unsettled {
+            if let state = try store.fetch(id: id) { try settleReplacements(of: state) }
+        }
+
+        // Knowledge: what this replica now holds of the origin and of the replicas it knows,
+        // what the origin holds of this replica, and whether this file was restored or copied.
+        let me = stamps.clock.replica
+        let renamed = try KnowledgeMerge(
+            header: header,
+            store: store,
+            me: me,
+            made: store.changeSeq - 1,
+            now: stamps.wallClock().millis
+        ).apply(&report)
+        if renamed != me { stamps.adopt(renamed) }
+    }
+}

@@ -1,0 +1,76 @@
+import TxLedgerCore
+
+/// The merge of one received record state into the stored one, with what it changed.
+struct RecordMerge {
+    /// The state to store, or `nil` if the stored one stays as it is.
+    let result: RecordState?
+    var report = MergeReport()
+
+    /// - Parameters:
+    ///   - local: the stored state (after the vault's watermark was applied), if any.
+    ///   - incoming: the received state, already filtered by the watermark.
+    init(local: RecordState?, incoming: RecordState, watermark: Stamp?) {
+        guard let local else {
+            result = incoming
+            report.registersUpdated = Self.registerCount
+            if incoming.isVisible(clearedThrough: watermark) { report.recordsAdded = 1 }
+            return
+        }
+        let joined = local.joined(with: incoming)
+        let updated = Self.updatedRegisters(from: local, to: joined)
+        report.registersUpdated = updated
+        report.registersUnchanged = Self.registerCount - updated
+        report.conflicts = Self.conflicts(local: local, incoming: incoming, joined: joined)
+        guard joined != local else {
+            result = nil
+            report.recordsUnchanged = 1
+            return
+        }
+        result = joined
+        switch (local.isVisible(clearedThrough: watermark), joined.isVisible(clearedThrough: watermark)) {
+        case (false, true): report.recordsAdded = 1
+        case (true, true): report.recordsChanged = 1
+        default: break
+        }
+    }
+
+    /// facts, pending, terminal, inferred, lastCheckedAt, note, labels, hidden, and a newer
+    /// version's registers counted as one.
+    static let registerCount = 9
+
+    private static func updatedRegisters(from a: RecordState, to b: RecordState) -> Int {
+        [
+            a.facts.stamp != b.facts.stamp, a.status.pending != b.status.pending,
+            a.status.terminal != b.status.terminal, a.status.inferred != b.status.inferred,
+            a.lastCheckedAt != b.lastCheckedAt, a.note != b.note, a.labels != b.labels, a.hidden != b.hidden,
+            a.newerRegisters != b.newerRegisters,
+        ]
+        .filter { $0 }.count
+    }
+
+    /// Registers both sides wrote with different values.
+    private static func conflicts(local: RecordState, incoming: RecordState, joined: RecordState) -> [MergeConflict] {
+        var found: [MergeConflict] = []
+        func check<V: TieBreakable>(_ name: String, _ l: Register<V>?, _ r: Register<V>?, _ describe: (V) -> String) {
+            guard let l, let r, l.value != r.value else { return }
+            let receivedWins = l.joined(with: r) == r
+            let (kept, lost) = receivedWins ? (r.value, l.value) : (l.value, r.value)
+            found.append(
+                MergeConflict(
+                    id: local.id,
+                    register: name,
+                    kept: describe(kept),
+                    discarded: describe(lost),
+                    keptReceived: receivedWins
+                )
+            )
+        }
+        check("facts", local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
+        check("status", local.status.terminal, incoming.status.terminal) { $0.status.rawValue }
+        check("inferred", local.status.inferred, incoming.status.inferred) { "failed: \($0.prefix(40))" }
+        check("note", local.note, incoming.note) { $0.map { "\"\($0.prefix(40))\"" } ?? "none" }
+        check("labels", local.labels, incoming.labels) { "[\($0.joined(separator: ", "))]" }
+        check("hidden", local.hidden, incoming.hidden) { $0 ? "hidden" : "visible" }
+        return found
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import GRDB
+import Logging
+import TxLedgerCore
+
+/// One ledger file, open: the storage layer under `Ledger`. It opens and migrates the file
+/// (refusing files that are not a TxLedger ledger or were written by a newer one), and runs
+/// every read on a snapshot and every write in one transaction with the replica's clock and
+/// change sequence (`LedgerTransaction`). Thread safe: GRDB's database pool (one writer, many
+/// concurrent readers, WAL).
+package final class LedgerDatabase: Sendable {
+    package let path: String
+    /// This file's replica id. It changes only if the file finds it was restored from a backup
+    /// or copied to another device (Specs/crdt.md, "Restored and cloned files").
+    package var replicaID: ReplicaID { identity.get() }
+    package let pool: DatabasePool
+    package let options: LedgerOptions
+    private let identity: LockedValue<ReplicaID>
+    /// The epoch this process numbers its changes in, once it has made one.
+    private let sessionEpoch = LockedValue<EpochID?>(nil)
+    /// The file's tables of texts and replicas that stored records refer to, as last read
+    /// (`RecordStore`).
+    package let frameTables = LockedValue(FrameTables())
+
+    /// Opens the ledger at `path`, creating it (and its folder) if it does not exist.
+    ///
+    /// - Throws: `LedgerError.unreadableDatabase` if the file is not a TxLedger database
+    ///   (another SQLite database, not SQLite at all, corrupt, unreadable), and
+    ///   `LedgerError.newerSchema` if a newer TxLedger wrote it. The file is never modified then.
+    package init(path: String, options: LedgerOptions) throws {
+        self.path = path
+        self.options = options
+        let url = URL(fileURLWithPath: path)
+        if options.readOnly {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw LedgerError.unreadableDatabase(path: path, reason: "the file does not exist")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
+            } catch {
+                throw LedgerError.unreadableDatabase(path: path, reason: "its folder cannot be created")
+            }
+            // Owner-only whatever the umask: SQLite gives its side files (`-wal`, `-shm`) the
+            // database file's mode.
+            FileIdentity.createPrivately(path)
+        }
+        var configuration = Configuration()
+        configuration.readonly = options.readOnly
+        configuration.observesSuspensionNotifications = options.sharedContainer
+        configuration.label = path
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: Self.connectionPragmas)
+            db.add(function: RecordRow.textFunction)
+        }
+        do {
+            pool = try Self.openPool(path, configuration: configuration, readOnly: options.readOnly)
+            identity = LockedValue(try pool.read(LedgerMeta.replicaID))
+        } catch let error as DatabaseError {
+            throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error))
+        }
+        options.logger.debug("opened ledger", metadata: ["path": "\(path)", "replica": "\(replicaID)"])
+    }
+
+    /// Set on every connection (Specs/schema.md, "Database"): durable commits without an fsync
+    /// each; a 64 MiB page cache, so a large merge does not spill mid-transaction; a checkpoint
+    /// once the WAL holds 8192 pages (32 MiB at 4 KiB pages) instead of SQLite's 1000, so a
+    /// series of commits does not copy and fsync the same index pages again and again; and the
+    /// WAL cut back to 32 MiB when it is reset, so a large import does not leave a large file.
+    package static let connectionPragmas =
+        "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; "
+        + "PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432"
+
+    /// How long a connection waits for another process's transaction (an import holds the
+    /// write lock while it merges) before it reports the database as locked: seconds.
+    package static let busyTimeout: TimeInterval = 10
+
+    /// Inspects the file, opens the pool and migrates it (or, read-only, checks that it needs no
+    /// migration). GRDB reads `grdb_migrations` and, if that fails, checks whether the table
+    /// exists: another process creating the same new file can create the table between the two,
+    /// which fails the read with "no such table". Everything is then done again, and sees it.
+    private static func openPool(_ path: String, configuration: Configuration, readOnly: Bool) throws -> DatabasePool {
+        let migrator = LedgerSchema.migrator
+        for attempt in 1... {
+            do {
+                try inspectExistingFile(path, migrator: migrator)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                if readOnly {
+                    guard try pool.read(migrator.hasCompletedMigrations) else {
+                        throw LedgerError.unreadableDatabase(
+                            path: path,
+                            reason: "it was written by an older TxLedger; open it once with txledger to upgrade it"
+                        )
+                    }
+                } else {
+                    try migrate(pool, with: migrator)
+                }
+                return pool
+            } catch let error as DatabaseError where error.message == "no such table: grdb_migrations" && attempt < 5 {
+                continue
+            }
+        }
+        preconditionFailure("the loop returns or throws")
+    }
+
+    /// Runs the migrations. GRDB decides which ones to run before it takes the write lock, so
+    /// two processes opening a new file at once can both try the same one: the loser's fails,
+    /// rolled back, and it retries against what the winner applied. Each retry needs more
+    /// applied migrations than the last attempt saw, so the loop ends.
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        while true {
+            let applied = try pool.read(migrator.appliedIdentifiers)
+            do {
+                return try migrator.migrate(pool)
+            } catch let error as DatabaseError {
+                guard try pool.read(migrator.appliedIdentifiers) != applied else { throw error }
+            }
+        }
+    }
+
+    /// Looks at an existing, non-empty file through a read-only connection before anything may
+    /// write to it (opening the pool alone switches a database to WAL, which rewrites its header).
+    private static func inspectExistingFile(_ path: String, migrator: DatabaseMigrator) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard let size, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        // Another process may be writing (or checkpointing) the file right now.
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.read { db in try checkOwnership(db, migrator: migrator, path: path) }
+        try queue.close()
+    }
+
+    /// Refuses files this ledger must not migrate: a newer TxLedger's, or another program's database.
+    private static func checkOwnership(_ db: Database, migrator: DatabaseMigrator, path: String) throws {
+        if try migrator.hasBeenSuperseded(db) {
+            throw LedgerError.newerSchema(path: path)
+        }
+        let isOurs = try db.tableExists("grdb_migrations")
+        let userTables =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") ?? 0
+        if !isOurs && userTables > 0 {
+            throw LedgerError.unreadableDatabase(
+                path: path,
+                reason: "it is a SQLite database of another program, not a TxLedger ledger"
+            )
+        }
+    }
+
+    package static func describe(_ error: DatabaseError) -> String {
+        switch error.resultCode {
+        case .SQLITE_NOTADB: "it is not a SQLite database"
+        case .SQLITE_CORRUPT: "the database is corrupt"
+        case .SQLITE_CANTOPEN: "the file cannot be opened (check the path and its permissions)"
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH: "the file is read-only or not permitted"
+        case .SQLITE_FULL: "the disk is full"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: "another process kept the database locked for too long"
+        case .SQLITE_IOERR: "an I/O error occurred"
+        default: error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+    }
+
+    /// The database file and its SQLite side files: exports must never replace them.
+    package var ownFiles: [String] { ["", "-wal", "-shm", "-journal"].map { path + $0 } }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one write transaction, with the clock and change sequence number loaded at
+    /// its start and saved at its end if it used them. Everything `body` writes commits together
+    /// or not at all.
+    package func write<T: Sendable>(_ body: @escaping @Sendable (inout LedgerTransaction) throws -> T) async throws -> T
+    {
+        let (path, tables) = (path, frameTables)
+        let options = options
+        return try await mapStorageErrors {
+            try await pool.write { db in
+                let meta = try LedgerMeta.load(db, maxForwardDrift: options.maxForwardDriftMillis)
+                var transaction = LedgerTransaction(
+                    store: RecordStore(db, path: path, changeSeq: meta.seq + 1, tables: tables),
+                    stamps: StampSource(clock: meta.clock, wallClock: options.wallClock)
+                )
+                let result = try body(&transaction)
+                let (store, stamps) = (transaction.store, transaction.stamps)
+                let renamed = stamps.clock.replica != meta.clock.replica
+                if store.changed {
+                    try startEpochIfNeeded(fileEpoch: renamed ? nil : meta.epoch, at: store.changeSeq, db)
+                }
+                try LedgerMeta.save(
+                    clock: stamps.issued ? stamps.clock : nil,
+                    seq: store.changed ? store.changeSeq : nil,
+                    db
+                )
+                if renamed { identity.set(stamps.clock.replica) }
+                return result
+            }
+        }
+    }
+
+    /// Numbers this process's first change, and any change after another process or copy of the
+    /// file wrote, in a new epoch (Specs/crdt.md, "Restored and cloned files").
+    private func startEpochIfNeeded(fileEpoch: EpochID?, at seq: Int64, _ db: Database) throws {
+        try sessionEpoch.update { current in
+            if let current, current == fileEpoch { return }
+            let fresh = EpochID.random()
+            try LedgerMeta.startEpoch(fresh, at: seq, db)
+            current = fresh
+        }
+    }
+
+    /// Runs `body` on a read-only snapshot.
+    package func read<T: Sendable>(_ body: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
+        let (path, tables) = (path, frameTables)
+        return try await mapStorageErrors {
+            try await pool.read { db in try body(RecordStore(db, path: path, tables: tables)) }
+        }
+    }
+
+    package func mapStorageErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw LedgerError.storage(path: path, reason: Self.describe(error))
+        }
+    }
+
+    /// Closes the pool's connections, waiting on a thread of its own for work under way.
+    package func close() async throws {
+        let pool = pool
+        try await mapStorageErrors { try await DedicatedThread.run { try pool.close() } }
+    }
+
+    /// Interrupts and suspends every pool opened with `LedgerOptions.sharedContainer` (GRDB's
+    /// suspension), until `resumeAll()`.
+    package static func suspendAll() {
+        NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+    }
+
+    /// Lets the pools that `suspendAll()` suspended work again.
+    package static func resumeAll() {
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+    }
+}

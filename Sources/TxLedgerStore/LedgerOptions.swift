@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import TxLedgerCore
+
+/// How a ledger is opened and behaves: `Ledger.Options`.
+public struct LedgerOptions: Sendable {
+    /// The wall clock that stamps are derived from; tests inject their own.
+    public var wallClock: @Sendable () -> Date
+    public var logger: Logger
+    /// Remote stamps further ahead of the wall clock than this do not advance the clock.
+    public var maxForwardDriftMillis: Int64
+    /// Open an existing ledger without ever writing to it (e.g. another replica's file to
+    /// merge from). Writes then fail with `LedgerError.storage`.
+    public var readOnly: Bool
+    /// How long a peer not heard from still holds back the default export's deltas
+    /// (`ExportScope.knownPeers`): a lost phone must not make every later export a full one.
+    public var peerHorizonMillis: Int64
+    /// The file is in an App Group container that an app shares with its extensions: the
+    /// ledger then honours `Ledger.suspendAll()`, which an app calls as it goes to the
+    /// background, so that iOS does not kill it for holding a database lock while suspended
+    /// (0xdead10cc); `Ledger.resumeAll()` lets it work again. (GRDB's suspension.)
+    public var sharedContainer: Bool
+    /// How often observations look for writes by another process (an app extension, a
+    /// widget, the CLI) or another `Ledger` on the same file, which GRDB's observation does
+    /// not see: milliseconds between two reads of the file's change counter; 0: never.
+    public var externalChangesPollMillis: Int64
+    /// One second.
+    public static let defaultExternalChangesPollMillis: Int64 = 1000
+    /// One day: a device whose clock is wrong by hours still syncs its clock forward.
+    public static let defaultMaxForwardDriftMillis: Int64 = HybridClock.defaultMaxForwardDriftMillis
+    /// Thirty days.
+    public static let defaultPeerHorizonMillis: Int64 = 30 * 24 * 60 * 60 * 1000
+
+    public init(
+        wallClock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "txledger"),
+        maxForwardDriftMillis: Int64 = LedgerOptions.defaultMaxForwardDriftMillis,
+        peerHorizonMillis: Int64 = LedgerOptions.defaultPeerHorizonMillis,
+        readOnly: Bool = false,
+        sharedContainer: Bool = false,
+        externalChangesPollMillis: Int64 = LedgerOptions.defaultExternalChangesPollMillis
+    ) {
+        self.readOnly = readOnly
+        self.sharedContainer = sharedContainer
+        self.externalChangesPollMillis = externalChangesPollMillis
+        self.wallClock = wallClock
+        self.logger = logger
+        self.maxForwardDriftMillis = maxForwardDriftMillis
+        self.peerHorizonMillis = peerHorizonMillis
+    }
+}

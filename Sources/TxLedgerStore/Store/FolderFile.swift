@@ -1,0 +1,38 @@
+import TxLedgerCore
+
+/// A file of a sync folder that this replica read or wrote, as it remembers it (schema.md,
+/// `folder_file`): the change set it carries, and whether this replica wrote it.
+package struct FolderFile: Equatable, Sendable {
+    package let name: String
+    package let size: Int
+    package let vault: String
+    package let origin: ReplicaID
+    let since: Int64
+    package let through: Int64
+    package let written: Bool
+
+    package init(name: String, size: Int, changes: ChangeSetHeader, written: Bool) {
+        self.init(
+            name: name,
+            size: size,
+            vault: changes.vaultId,
+            origin: changes.origin,
+            since: changes.since,
+            through: changes.through,
+            written: written
+        )
+    }
+
+    init(name: String, size: Int, vault: String, origin: ReplicaID, since: Int64, through: Int64, written: Bool) {
+        self.name = name
+        self.size = size
+        self.vault = vault
+        self.origin = origin
+        self.since = since
+        self.through = through
+        self.written = written
+    }
+
+    /// A full change set: every record the writer held.
+    package var isFull: Bool { since == 0 }
+}

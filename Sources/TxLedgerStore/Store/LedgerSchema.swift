@@ -1,0 +1,261 @@
+import Foundation
+import GRDB
+import TxLedgerCore
+
+/// The database schema, as GRDB migrations. `Specs/schema.md` describes each table and column.
+/// A migration, once released, is never edited: changes come as new migrations.
+enum LedgerSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: ledger core") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ledger_meta (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
+                        clock INTEGER NOT NULL
+                    );
+                    CREATE TABLE app (
+                        id INTEGER PRIMARY KEY,
+                        domain TEXT NOT NULL DEFAULT '',
+                        uri TEXT NOT NULL DEFAULT '',
+                        scheme TEXT NOT NULL DEFAULT '',
+                        UNIQUE (domain, uri, scheme)
+                    );
+                    CREATE TABLE record (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        vault_id TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('send', 'swap', 'signature')),
+                        chain TEXT NOT NULL,
+                        timestamp_ms INTEGER NOT NULL,
+                        tx_hash TEXT,
+                        explorer_url TEXT,
+                        fiat_value TEXT,
+                        from_address TEXT,
+                        app_id INTEGER REFERENCES app(id),
+                        method TEXT,
+                        to_address TEXT,
+                        amount TEXT,
+                        token_symbol TEXT,
+                        token_contract TEXT,
+                        token_decimals INTEGER,
+                        token_logo TEXT,
+                        fee_estimate TEXT,
+                        memo TEXT,
+                        from_token_symbol TEXT,
+                        from_token_contract TEXT,
+                        from_token_decimals INTEGER,
+                        from_amount TEXT,
+                        from_chain TEXT,
+                        from_token_logo TEXT,
+                        to_token_symbol TEXT,
+                        to_token_contract TEXT,
+                        to_token_decimals INTEGER,
+                        to_amount TEXT,
+                        min_payout TEXT,
+                        to_chain TEXT,
+                        to_token_logo TEXT,
+                        provider TEXT,
+                        route TEXT,
+                        message TEXT,
+                        signature TEXT,
+                        facts_time INTEGER NOT NULL,
+                        facts_replica INTEGER NOT NULL,
+                        pending_time INTEGER,
+                        pending_replica INTEGER,
+                        terminal_status TEXT CHECK (terminal_status IN ('confirmed', 'failed')),
+                        confirmed_at_ms INTEGER,
+                        failure_reason TEXT,
+                        terminal_time INTEGER,
+                        terminal_replica INTEGER,
+                        status TEXT NOT NULL GENERATED ALWAYS AS (
+                            COALESCE(terminal_status, CASE WHEN pending_time IS NULL THEN 'broadcasted' ELSE 'pending' END)
+                        ) VIRTUAL,
+                        last_checked_at_ms INTEGER,
+                        note TEXT,
+                        note_time INTEGER,
+                        note_replica INTEGER,
+                        labels TEXT,
+                        labels_time INTEGER,
+                        labels_replica INTEGER,
+                        hidden INTEGER CHECK (hidden IN (0, 1)),
+                        hidden_time INTEGER,
+                        hidden_replica INTEGER
+                    );
+                    CREATE INDEX record_by_vault_time ON record (vault_id, timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_by_time ON record (timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_by_hash ON record (tx_hash);
+                    """
+            )
+            try db.execute(
+                sql: "INSERT INTO ledger_meta (id, replica_id, clock) VALUES (1, ?, 0)",
+                arguments: [ReplicaID.random().rawValue]
+            )
+        }
+        migrator.registerMigration("v2: replication") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE ledger_meta ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE record ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE vault (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        cleared_time INTEGER,
+                        cleared_replica INTEGER,
+                        change_seq INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE peer (
+                        vault_id TEXT NOT NULL,
+                        replica_id INTEGER NOT NULL CHECK (replica_id >= 0),
+                        have_seq INTEGER NOT NULL DEFAULT 0,
+                        acked_seq INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (vault_id, replica_id)
+                    ) WITHOUT ROWID;
+                    INSERT INTO vault (id, change_seq) SELECT DISTINCT vault_id, 1 FROM record;
+                    UPDATE record SET change_seq = 1;
+                    UPDATE ledger_meta SET seq = 1 WHERE EXISTS (SELECT 1 FROM record);
+                    CREATE INDEX record_by_vault_change ON record (vault_id, change_seq);
+                    """
+            )
+        }
+        migrator.registerMigration("v3: history queries") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX record_by_vault_kind_time ON record (vault_id, kind, timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_by_vault_chain_time ON record (vault_id, chain, timestamp_ms DESC, id DESC);
+                    CREATE INDEX record_in_progress ON record (vault_id, timestamp_ms DESC, id DESC)
+                        WHERE terminal_status IS NULL AND kind <> 'signature';
+                    """
+            )
+        }
+        migrator.registerMigration("v4: status tracking") { db in
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN nonce INTEGER CHECK (nonce >= 0)")
+        }
+        migrator.registerMigration("v5: epochs and peers") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE epoch (
+                        id INTEGER PRIMARY KEY NOT NULL CHECK (id > 0),
+                        first_seq INTEGER NOT NULL UNIQUE
+                    );
+                    ALTER TABLE ledger_meta ADD COLUMN epoch INTEGER;
+                    ALTER TABLE peer ADD COLUMN have_epoch INTEGER;
+                    ALTER TABLE peer ADD COLUMN heard_at_ms INTEGER;
+                    """
+            )
+            // The changes made before epochs existed form one epoch; peers that said what they
+            // hold were heard from (now, as far as the horizon is concerned).
+            if try Int64.fetchOne(db, sql: "SELECT seq FROM ledger_meta WHERE id = 1") ?? 0 > 0 {
+                try LedgerMeta.startEpoch(EpochID.random(), at: 1, db)
+            }
+            try db.execute(sql: "UPDATE peer SET heard_at_ms = ? WHERE acked_seq > 0", arguments: [Date().millis])
+        }
+        migrator.registerMigration("v6: newer fields") { db in
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN newer_fields BLOB")
+        }
+        migrator.registerMigration("v7: folder sync") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE folder_file (
+                        folder TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        vault_id TEXT NOT NULL,
+                        origin INTEGER NOT NULL,
+                        since_seq INTEGER NOT NULL,
+                        through_seq INTEGER NOT NULL,
+                        written INTEGER NOT NULL CHECK (written IN (0, 1)),
+                        PRIMARY KEY (folder, name)
+                    ) WITHOUT ROWID
+                    """
+            )
+        }
+        migrator.registerMigration("v8: compact records") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE chain (
+                        num INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE
+                    );
+                    CREATE TABLE vault_v8 (
+                        num INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE,
+                        cleared_time INTEGER,
+                        cleared_replica INTEGER,
+                        change_seq INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO vault_v8 (id, cleared_time, cleared_replica, change_seq)
+                        SELECT id, cleared_time, cleared_replica, change_seq FROM vault ORDER BY id;
+                    DROP TABLE vault;
+                    ALTER TABLE vault_v8 RENAME TO vault;
+                    ALTER TABLE record RENAME TO record_v7;
+                    CREATE TABLE record (
+                        num INTEGER PRIMARY KEY,
+                        id BLOB NOT NULL UNIQUE CHECK (length(id) = 16),
+                        vault INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
+                        chain INTEGER NOT NULL,
+                        replaced BLOB CHECK (replaced IS NULL OR length(replaced) = 16),
+                        status INTEGER NOT NULL CHECK (status IN (0, 1, 2, 3, 4, 5)),
+                        hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),
+                        erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
+                        change_seq INTEGER NOT NULL,
+                        state BLOB NOT NULL
+                    );
+                    CREATE TABLE frame_text (
+                        num INTEGER PRIMARY KEY CHECK (num > 0),
+                        value TEXT NOT NULL
+                    );
+                    CREATE TABLE frame_replica (
+                        num INTEGER PRIMARY KEY CHECK (num >= 0),
+                        id INTEGER NOT NULL CHECK (id >= 0)
+                    );
+                    ALTER TABLE ledger_meta ADD COLUMN frame_texts INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE ledger_meta ADD COLUMN frame_replicas INTEGER NOT NULL DEFAULT 0;
+                    """
+            )
+            try RecordRowV7.migrate(db)
+            try db.execute(
+                sql: """
+                    DROP TABLE record_v7;
+                    DROP TABLE app;
+                    CREATE INDEX record_by_vault_time ON record (vault, time);
+                    CREATE INDEX record_by_time ON record (time);
+                    CREATE INDEX record_by_vault_kind_time ON record (vault, kind, time);
+                    CREATE INDEX record_by_vault_chain_time ON record (vault, chain, time);
+                    CREATE INDEX record_in_progress ON record (vault, time) WHERE status < 2 AND kind <> 2;
+                    CREATE INDEX record_by_vault_change ON record (vault, change_seq);
+                    CREATE INDEX record_inferred ON record (time) WHERE status = 4;
+                    CREATE INDEX record_replacing ON record (replaced) WHERE replaced IS NOT NULL;
+                    """
+            )
+        }
+        migrator.registerMigration("v9: drop suspicions") { db in
+            // Local only, never synced: when a status check first saw a record's nonce used by
+            // another transaction (status-tracking.md, "Proof and inference").
+            try db.execute(
+                sql: """
+                    CREATE TABLE drop_suspicion (
+                        record INTEGER PRIMARY KEY REFERENCES record (num) ON DELETE CASCADE,
+                        since_ms INTEGER NOT NULL
+                    )
+                    """
+            )
+        }
+        migrator.registerMigration("v10: folder writes") { db in
+            // Local only: the names of sync folder files this ledger started to write and has
+            // not finished, so that a sync killed while writing has its temporary file removed
+            // by the next one (folder-sync.md, "One sync").
+            try db.execute(
+                sql: """
+                    CREATE TABLE folder_write (
+                        folder TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        PRIMARY KEY (folder, name)
+                    ) WITHOUT ROWID
+                    """
+            )
+        }
+        return migrator
+    }
+}

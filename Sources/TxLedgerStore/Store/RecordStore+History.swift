@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import TxLedgerCore
+
+/// The reads behind history screens: filtered keyset pages, counts per tab, streaming exports.
+extension RecordStore {
+    /// Up to `limit` records matching `filter`, newest first (`timestamp`, then `id`,
+    /// descending), after `cursor`; `nextCursor` is set when more follow.
+    package func page(_ filter: HistoryFilter, after cursor: PageCursor?, limit: Int) throws -> Page {
+        // One row beyond the page tells whether another page follows.
+        let (sql, arguments) = try pageQuery(filter, after: cursor, limit: limit == Int.max ? limit : limit + 1)
+        var states: [RecordState] = []
+        try forEach(sql, arguments) { states.append($0) }
+        let items = states.prefix(limit).map(\.record)
+        return Page(
+            items: Array(items),
+            nextCursor: states.count > limit ? items.last.map(PageCursor.init(after:)) : nil
+        )
+    }
+
+    /// The SQL of a page: the `record_by_*_time` indexes give its order, so it reads only the
+    /// rows it returns plus those the filters skip (Specs/queries.md, "Indexes").
+    func pageQuery(
+        _ filter: HistoryFilter,
+        after cursor: PageCursor?,
+        limit: Int
+    ) throws -> (String, StatementArguments) {
+        var conditions = try conditions(filter)
+        if let cursor {
+            conditions.add("(record.time, record.id) < (?, ?)", [cursor.timestampMillis, Data(cursor.id.bytes)])
+        }
+        return (
+            """
+            SELECT \(RecordRow.selection) FROM \(RecordRow.source) \(conditions.whereClause)
+            ORDER BY record.time DESC, record.id DESC LIMIT ?
+            """, conditions.arguments + [limit]
+        )
+    }
+
+    /// How many records match `filter` in each tab (its own tab ignored).
+    package func tabCounts(_ filter: HistoryFilter) throws -> HistoryTabCounts {
+        let conditions = try conditions(filter, byTab: false)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT record.kind, COUNT(*) FROM \(RecordRow.source) \(conditions.whereClause) GROUP BY record.kind
+                """,
+            arguments: conditions.arguments
+        )
+        var counts: [TransactionKind: Int] = [:]
+        for row in rows {
+            if let kind = TransactionKind.allCases.first(where: { RecordRow.kindCode($0) == row[0] }) {
+                counts[kind] = row[1]
+            }
+        }
+        return HistoryTabCounts(byKind: counts)
+    }
+
+    /// Calls `body` with every record matching `filter`, oldest first, one row at a time.
+    package func forEachRecord(matching filter: HistoryFilter, _ body: (TransactionRecord) throws -> Void) throws {
+        let conditions = try conditions(filter)
+        try forEach(
+            """
+            SELECT \(RecordRow.selection) FROM \(RecordRow.source) \(conditions.whereClause)
+            ORDER BY record.time, record.id
+            """,
+            conditions.arguments
+        ) { try body($0.record) }
+    }
+
+    private func conditions(_ filter: HistoryFilter, byTab: Bool = true) throws -> HistoryConditions {
+        let ids = filter.chains.map(\.id).sorted()
+        let numbers =
+            ids.isEmpty
+            ? []
+            : try Int64.fetchAll(
+                db,
+                sql:
+                    "SELECT num FROM chain WHERE id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))",
+                arguments: StatementArguments(ids)
+            )
+        return HistoryConditions(filter, byTab: byTab, chainNumbers: numbers)
+    }
+}

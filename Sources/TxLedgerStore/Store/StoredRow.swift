@@ -1,0 +1,56 @@
+import GRDB
+import GRDBSQLite
+import TxLedgerCore
+
+/// A row selected with `RecordRow.selection` from `RecordRow.source`, copied out of SQLite and
+/// not yet decoded, so that it can be decoded on another thread than the connection's (a
+/// merge's `MergeWorker`).
+package struct StoredRow: Sendable {
+    private let id: TransactionID?
+    private let vault: String?
+    private let frame: [UInt8]?
+    private let time: Int64?
+
+    /// The row `statement` stands on, read through the SQLite C API: a value of another type
+    /// than its column's is read as missing.
+    init(_ statement: Statement) {
+        let handle = statement.sqliteStatement
+        func bytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+            guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return nil }
+            // An empty BLOB has no address.
+            return UnsafeRawBufferPointer(
+                start: sqlite3_column_blob(handle, column),
+                count: Int(sqlite3_column_bytes(handle, column))
+            )
+        }
+        id = bytes(0).flatMap { TransactionID(bytes: $0) }
+        vault =
+            sqlite3_column_type(handle, 1) == SQLITE_TEXT
+            ? String(
+                decoding: UnsafeBufferPointer(
+                    start: sqlite3_column_text(handle, 1),
+                    count: Int(sqlite3_column_bytes(handle, 1))
+                ),
+                as: UTF8.self
+            ) : nil
+        frame = bytes(2).map(Array.init)
+        time = sqlite3_column_type(handle, 3) == SQLITE_INTEGER ? sqlite3_column_int64(handle, 3) : nil
+    }
+
+    /// The record the row holds, in a file whose tables are `tables` (or a later version of
+    /// them: entries are only ever appended).
+    /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
+    package func decode(tables: FrameTables, path: String) throws -> RecordState {
+        func malformed(_ reason: String) -> LedgerError { RecordRow.malformed(id, reason, path: path) }
+        guard let vault, let frame, let time else { throw malformed("its vault, state or time is not of its type") }
+        var decoder = FrameDecoder(stored: tables, timestamp: time)
+        let state: RecordState
+        do {
+            state = try decoder.record(frame, vault: vault, index: 0)
+        } catch let BundleError.malformedContent(reason) {
+            throw malformed(reason)
+        }
+        guard state.id == id else { throw malformed("its id is not the one its facts derive") }
+        return state
+    }
+}
