@@ -124,8 +124,9 @@ struct CLITests {
         #expect(items[0]["vaultId"] as? String == "main")
 
         let show = try await cli.run(["show", hash])
-        #expect(show.stdout.contains("amount") == false)  // the human form summarizes
-        #expect(show.stdout.contains("1234567890.123456789012345678 ETH to 0x0000…0002"))
+        // What moved in one line, then every field.
+        #expect(show.stdout.contains("what: 1234567890.123456789012345678 ETH to 0x0000…0002\n"))
+        #expect(show.stdout.contains("amount: 1234567890.123456789012345678\n"))
         let people = try await cli.run(["list"])
         #expect(people.stdout.contains("Send") && people.stdout.contains("$3.50"))
     }

@@ -54,7 +54,8 @@ struct CSVExportTests {
 
         let rows = try await parse(path)
         #expect(rows.first == HistoryCSV.columns)
-        #expect(rows.first?.count == 31 && rows.first?.suffix(2) == ["replaces", "spends"])
+        // The first exports' 29 columns keep their places, the extra facts follow, then the rest.
+        #expect(rows.first?.count == 52 && rows.first?.prefix(31).suffix(2) == ["replaces", "spends"])
         let table = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
         #expect(table.map { $0["id"] } == [send, swap, formula, signature].map(\.id.rawValue), "oldest first")
 

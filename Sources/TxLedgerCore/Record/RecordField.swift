@@ -71,7 +71,10 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .factsReplica, .pendingReplica, .terminalReplica, .noteReplica, .labelsReplica, .hiddenReplica,
             .inferredReplica:
             .replica
-        default: .sharedText
+        case .kind, .chain, .fromAddress, .appDomain, .appUri, .appScheme, .method, .tokenSymbol, .tokenContract,
+            .tokenLogo, .fromTokenSymbol, .fromTokenContract, .fromChain, .fromTokenLogo, .toTokenSymbol,
+            .toTokenContract, .toChain, .toTokenLogo, .provider, .route, .terminalStatus, .failureReason, .labels:
+            .sharedText
         }
     }
 
@@ -97,7 +100,12 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .note, .noteTime, .noteReplica: .note
         case .labels, .labelsTime, .labelsReplica: .labels
         case .hidden, .hiddenTime, .hiddenReplica: .hidden
-        default: .facts
+        case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
+            .appScheme, .method, .toAddress, .amount, .tokenSymbol, .tokenContract, .tokenDecimals, .tokenLogo,
+            .feeEstimate, .memo, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, .fromAmount, .fromChain,
+            .fromTokenLogo, .toTokenSymbol, .toTokenContract, .toTokenDecimals, .toAmount, .minPayout, .toChain,
+            .toTokenLogo, .provider, .route, .message, .signature, .nonce, .replaces, .spends:
+            .facts
         }
     }
 
@@ -107,7 +115,16 @@ package enum RecordField: Int, CaseIterable, Sendable {
         switch self {
         case .replaces: .transactionHash
         case .spends: .outpoints
-        default: nil
+        case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
+            .appScheme, .method, .toAddress, .amount, .tokenSymbol, .tokenContract, .tokenDecimals, .tokenLogo,
+            .feeEstimate, .memo, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, .fromAmount, .fromChain,
+            .fromTokenLogo, .toTokenSymbol, .toTokenContract, .toTokenDecimals, .toAmount, .minPayout, .toChain,
+            .toTokenLogo, .provider, .route, .message, .signature, .factsTime, .factsReplica, .pendingTime,
+            .pendingReplica, .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica,
+            .lastCheckedAtMs, .note, .noteTime, .noteReplica, .labels, .labelsTime, .labelsReplica, .hidden,
+            .hiddenTime, .hiddenReplica, .nonce, .inferredReason, .inferredTime, .inferredReplica, .blockNumber,
+            .feePaid, .replacedBy:
+            nil
         }
     }
 
@@ -136,7 +153,13 @@ package enum RecordField: Int, CaseIterable, Sendable {
             .provider, .route:
             .swap
         case .message, .signature: .signature
-        default: nil
+        case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
+            .appScheme, .method, .factsTime, .factsReplica, .pendingTime, .pendingReplica, .terminalStatus,
+            .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica, .lastCheckedAtMs, .note, .noteTime,
+            .noteReplica, .labels, .labelsTime, .labelsReplica, .hidden, .hiddenTime, .hiddenReplica, .nonce,
+            .replaces, .inferredReason, .inferredTime, .inferredReplica, .blockNumber, .feePaid, .replacedBy,
+            .spends:
+            nil
         }
     }
 
