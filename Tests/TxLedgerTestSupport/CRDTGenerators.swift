@@ -22,19 +22,19 @@ enum CRDTGen {
     }
 
     /// A proven outcome: confirmed or failed by the stamp, with a block and a fee paid for some.
-    static func outcome(for stamp: Stamp) -> TerminalOutcome {
+    static func outcome(for stamp: Stamp) -> StatusUpdate {
         let block = stamp.counter == 1 ? UInt64(stamp.millis) : nil
         let fee = stamp.replica.rawValue == 1 ? try! DecimalAmount("0.00\(stamp.millis)") : nil
         return (stamp.time + stamp.replica.rawValue) % 2 == 0
-            ? TerminalOutcome(
-                status: .confirmed,
+            ? StatusUpdate(
+                checked: .confirmed,
                 confirmedAt: Date(millis: stamp.millis * 1000),
                 failureReason: nil,
                 blockNumber: block,
                 feePaid: fee
             )
-            : TerminalOutcome(
-                status: .failed,
+            : StatusUpdate(
+                checked: .failed,
                 confirmedAt: nil,
                 failureReason: "reason \(stamp)",
                 blockNumber: block,

@@ -247,7 +247,7 @@ import Testing
         hostile.note = nil
         hostile.status = StatusRegister(
             terminal: Register(
-                TerminalOutcome(status: .confirmed, confirmedAt: nil, failureReason: "x"),
+                StatusUpdate(checked: .confirmed, confirmedAt: nil, failureReason: "x"),
                 stamp: hostile.facts.stamp
             )
         )

@@ -141,8 +141,8 @@ import Testing
             recording: try Fixture.minimalSend(vault: "v", hash: 2, at: Fixture.start.addingTimeInterval(10)),
             stamp: Stamp(millis: 1_751_371_210_000, counter: 1, replica: r4)
         )
-        let confirmed = TerminalOutcome(
-            status: .confirmed,
+        let confirmed = StatusUpdate(
+            checked: .confirmed,
             confirmedAt: Fixture.start.addingTimeInterval(40),
             failureReason: nil
         )

@@ -116,13 +116,13 @@ struct StatusLatticeTests {
         let late = Stamp(millis: 20, replica: ReplicaID(rawValue: 0))
         let confirmed = StatusRegister(
             terminal: Register(
-                TerminalOutcome(status: .confirmed, confirmedAt: Date(millis: 5), failureReason: nil),
+                StatusUpdate(checked: .confirmed, confirmedAt: Date(millis: 5), failureReason: nil),
                 stamp: early
             )
         )
         let failed = StatusRegister(
             terminal: Register(
-                TerminalOutcome(status: .failed, confirmedAt: nil, failureReason: "reverted"),
+                StatusUpdate(checked: .failed, confirmedAt: nil, failureReason: "reverted"),
                 stamp: late
             )
         )

@@ -15,10 +15,10 @@ import Foundation
 /// vault clear) commute with the join.
 package struct StatusRegister: Hashable, Sendable {
     package let pending: Stamp?
-    package let terminal: Register<TerminalOutcome>?
+    package let terminal: Register<StatusUpdate>?
     package let inferred: Register<String>?
 
-    init(pending: Stamp? = nil, terminal: Register<TerminalOutcome>? = nil, inferred: Register<String>? = nil) {
+    init(pending: Stamp? = nil, terminal: Register<StatusUpdate>? = nil, inferred: Register<String>? = nil) {
         self.pending = pending
         self.terminal = terminal
         self.inferred = inferred
@@ -35,16 +35,7 @@ package struct StatusRegister: Hashable, Sendable {
 
     /// The visible status with its metadata, as the update that would set it.
     var update: StatusUpdate {
-        if let outcome = terminal?.value {
-            return StatusUpdate(
-                checked: outcome.status,
-                confirmedAt: outcome.confirmedAt,
-                failureReason: outcome.failureReason,
-                blockNumber: outcome.blockNumber,
-                feePaid: outcome.feePaid,
-                replacedBy: outcome.replacedBy
-            )
-        }
+        if let outcome = terminal?.value { return outcome }
         if let inferred { return StatusUpdate(checked: .failed, failureReason: inferred.value, evidence: .inference) }
         return pending == nil ? .broadcasted : .pending
     }
@@ -83,17 +74,9 @@ package struct StatusRegister: Hashable, Sendable {
             }
             return .success(StatusRegister(pending: pending, terminal: nil, inferred: Register(reason, stamp: stamp)))
         case (.confirmed, .proof), (.failed, .proof):
-            let outcome = TerminalOutcome(
-                status: update.status,
-                confirmedAt: update.confirmedAt,
-                failureReason: update.failureReason,
-                blockNumber: update.blockNumber,
-                feePaid: update.feePaid,
-                replacedBy: update.replacedBy
-            )
-            if terminal?.value == outcome { return .failure(.alreadyAt(current)) }
+            if terminal?.value == update { return .failure(.alreadyAt(current)) }
             return .success(
-                StatusRegister(pending: pending, terminal: Register(outcome, stamp: stamp), inferred: inferred)
+                StatusRegister(pending: pending, terminal: Register(update, stamp: stamp), inferred: inferred)
             )
         }
     }

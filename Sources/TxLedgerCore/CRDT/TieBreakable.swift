@@ -27,13 +27,14 @@ extension String: TieBreakable {
     package var tieBreakKey: [UInt8] { Array(utf8) }
 }
 
-/// The status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its milliseconds
+/// The terminal register's value, a proven outcome (its evidence, always proof there, is not
+/// in the key): the status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its milliseconds
 /// as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8); then, only if
 /// the block, the fee paid or the replacing hash is present, a zero byte (a reason holds none,
 /// so the key stays unambiguous), the block (absent: 0; else 1 and 8 big-endian bytes), the fee
 /// paid (absent: 0; else 1, its UTF-8 and a zero byte) and the replacing hash (absent: 0; else 1
 /// and its UTF-8).
-extension TerminalOutcome: TieBreakable {
+extension StatusUpdate: TieBreakable {
     package var tieBreakKey: [UInt8] {
         var key = Array(status.rawValue.utf8) + [0]
         if let confirmedAt {

@@ -199,7 +199,7 @@ extension RecordState {
             details: details
         )
 
-        var terminal: Register<TerminalOutcome>?
+        var terminal: Register<StatusUpdate>?
         if let written = try text(.terminalStatus), let stamp = try stamp(.terminal) {
             // Exactly as a writer writes it, as `kind` is: lowercase.
             guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
@@ -218,8 +218,8 @@ extension RecordState {
                 replacedBy: try text(.replacedBy)
             )
             terminal = Register(
-                TerminalOutcome(
-                    status: status,
+                StatusUpdate(
+                    checked: status,
                     confirmedAt: update.confirmedAt,
                     failureReason: update.failureReason,
                     blockNumber: update.blockNumber,
