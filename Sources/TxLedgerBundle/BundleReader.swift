@@ -75,13 +75,18 @@ package final class BundleReader {
     private static func openHeader(_ path: String, followingLinks: Bool) throws -> (FileHandle, BundleHeader, Int) {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
+            let cause = errno
             let reason =
-                switch errno {
+                switch cause {
                 case ENOENT: "the file does not exist"
                 case ELOOP: "it is a symbolic link, which a sync folder's file never is"
                 default: "it cannot be read (check its permissions)"
                 }
-            throw BundleError.io(path: path, reason: reason)
+            throw BundleError.io(
+                path: path,
+                reason: reason,
+                underlying: POSIXError(POSIXErrorCode(rawValue: cause) ?? .EIO)
+            )
         }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
@@ -152,7 +157,11 @@ package final class BundleReader {
                 bytes.append(contentsOf: data)
             }
         } catch {
-            throw BundleError.io(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+            throw BundleError.io(
+                path: path,
+                reason: "it cannot be read (\(error.localizedDescription))",
+                underlying: error
+            )
         }
         return bytes
     }

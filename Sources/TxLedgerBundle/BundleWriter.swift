@@ -40,7 +40,7 @@ package final class BundleWriter {
         do {
             file = try AtomicFile(path: path, sparing: protected, mode: AtomicFile.umasked)
         } catch {
-            throw BundleError.io(path: path, reason: error.reason)
+            throw BundleError.io(path: path, reason: error.reason, underlying: error.underlying)
         }
         try emit(header.bytes)
     }
@@ -75,7 +75,7 @@ package final class BundleWriter {
         do {
             try file.commit()
         } catch {
-            throw BundleError.io(path: path, reason: error.reason)
+            throw BundleError.io(path: path, reason: error.reason, underlying: error.underlying)
         }
         return bytesWritten
     }
@@ -85,7 +85,7 @@ package final class BundleWriter {
         do {
             try file.write(output)
         } catch {
-            throw BundleError.io(path: path, reason: error.reason)
+            throw BundleError.io(path: path, reason: error.reason, underlying: error.underlying)
         }
         bytesWritten += output.count
         output.removeAll(keepingCapacity: true)

@@ -38,7 +38,7 @@ package struct PayloadDecoder {
     }
 
     private static func fileFailureFirst(_ error: any Error, _ reader: BundleReader) throws -> any Error {
-        if case BundleError.malformedContent = error { try reader.authenticateRest() }
+        if (error as? BundleError)?.code == .malformedContent { try reader.authenticateRest() }
         return error
     }
 
@@ -50,7 +50,7 @@ package struct PayloadDecoder {
         do {
             try TextField.identifier.validate(vault, field: "vault")
         } catch let error as LedgerError {
-            throw BundleError.malformedContent(error.localizedDescription)
+            throw BundleError.malformedContent(error.localizedDescription, underlying: error)
         }
         let origin = try FrameDecoder.replica(try source.readID64())
         var frames = FrameDecoder(version: version, origin: origin)
@@ -80,7 +80,7 @@ package struct PayloadDecoder {
             do {
                 watermark = try Stamp.received(time: time, replica: replica, field: "clear watermark")
             } catch let error as LedgerError {
-                throw BundleError.malformedContent(error.localizedDescription)
+                throw BundleError.malformedContent(error.localizedDescription, underlying: error)
             }
         case let flag: throw BundleError.malformedContent("the watermark flag is \(flag)")
         }

@@ -10,20 +10,20 @@ enum ExitStatus {
     static let notABundle: Int32 = 78
 
     static func code(for error: LedgerError) -> Int32 {
-        switch error {
+        switch error.code {
         case .invalidInput, .invalidCursor: invalidInput
         case .notFound, .unknownPeer, .unknownVault, .ambiguous: notFound
-        case .unreadableDatabase, .newerSchema, .storage, .output: ledgerFailure
+        default: ledgerFailure
         }
     }
 
     static func code(for error: BundleError) -> Int32 {
-        switch error {
+        switch error.code {
         case .invalidKey, .invalidPassphrase: invalidInput
-        case .io, .insufficientMemory: ledgerFailure
         case .headerTampered, .payloadTampered, .truncated, .trailingData, .malformedContent: bundleDamaged
         case .wrongSecret, .secretKindMismatch: wrongSecret
         case .notABundle, .unsupportedVersion: notABundle
+        default: ledgerFailure
         }
     }
 }

@@ -82,8 +82,8 @@ package struct FolderSync {
                 try await write(vault)
             }
             try await remove(former)
-        } catch let BundleError.io(_, reason) {
-            report.notWritten = reason
+        } catch let error as BundleError where error.code == .io {
+            report.notWritten = error.reason
         }
         return report
     }
@@ -133,7 +133,7 @@ package struct FolderSync {
     /// Why a file was not read. The next sync tries it again: only what was merged is
     /// remembered.
     private static func reason(_ error: BundleError) -> String {
-        switch error {
+        switch error.code {
         case .wrongSecret, .secretKindMismatch:
             "written with another key or passphrase (another user sharing the folder?)"
         case .truncated, .payloadTampered, .trailingData, .headerTampered:
@@ -141,8 +141,8 @@ package struct FolderSync {
         case .unsupportedVersion: "written by a newer TxLedger in a format this version cannot read: update TxLedger"
         case .notABundle: "not a TxLedger bundle"
         case .malformedContent: "authentic, but its content is invalid"
-        case let .io(_, reason): "could not be read (\(reason)); it may have been removed meanwhile"
-        case .invalidKey, .invalidPassphrase, .insufficientMemory: error.localizedDescription
+        case .io: "could not be read (\(error.reason ?? "")); it may have been removed meanwhile"
+        default: error.localizedDescription
         }
     }
 

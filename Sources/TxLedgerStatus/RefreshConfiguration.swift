@@ -61,8 +61,12 @@ public struct RefreshConfiguration: Sendable {
             if text.isEmpty || text.hasPrefix("#") { continue }
             do {
                 try addEndpoint(parsing: text)
-            } catch let LedgerError.invalidInput(field, reason) {
-                throw LedgerError.invalidInput(field: "\(field) on line \(number + 1)", reason: reason)
+            } catch let error as LedgerError where error.code == .invalidInput {
+                throw LedgerError.invalidInput(
+                    field: "\(error.field ?? "endpoint") on line \(number + 1)",
+                    reason: error.reason ?? "",
+                    underlying: error
+                )
             }
         }
     }

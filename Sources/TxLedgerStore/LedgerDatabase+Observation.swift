@@ -56,7 +56,9 @@ extension LedgerDatabase {
                 } catch is CancellationError {
                     continuation.finish()
                 } catch let error as DatabaseError {
-                    continuation.finish(throwing: LedgerError.storage(path: path, reason: Self.describe(error)))
+                    continuation.finish(
+                        throwing: LedgerError.storage(path: path, reason: Self.describe(error), underlying: error)
+                    )
                 } catch {
                     continuation.finish(throwing: error)
                 }

@@ -63,7 +63,7 @@ package final class LedgerDatabase: Sendable {
             pool = try Self.openPool(path, configuration: configuration, readOnly: options.readOnly)
             identity = LockedValue(try pool.read(LedgerMeta.replicaID))
         } catch let error as DatabaseError {
-            throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error))
+            throw LedgerError.unreadableDatabase(path: path, reason: Self.describe(error), underlying: error)
         }
         options.logger.debug("opened ledger", metadata: ["path": "\(path)", "replica": "\(replicaID)"])
     }
@@ -226,7 +226,7 @@ package final class LedgerDatabase: Sendable {
         do {
             return try await body()
         } catch let error as DatabaseError {
-            throw LedgerError.storage(path: path, reason: Self.describe(error))
+            throw LedgerError.storage(path: path, reason: Self.describe(error), underlying: error)
         }
     }
 

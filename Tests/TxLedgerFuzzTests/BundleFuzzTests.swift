@@ -106,8 +106,8 @@ import Testing
             try await body()
             return "ok"
         } catch let error as BundleError {
-            return error.code
-        } catch LedgerError.invalidInput {
+            return error.code.rawValue
+        } catch let error as LedgerError where error.code == .invalidInput {
             return "invalid_input"
         } catch {
             Issue.record("an untyped error: \(error)")

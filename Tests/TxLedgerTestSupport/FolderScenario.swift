@@ -116,7 +116,7 @@ final class FolderScenarioRun {
         case let .note(raw, tx, text):
             do {
                 try await devices[slot(raw)].ledger.setNote(text, for: try Fixture.send(vault: "main", hash: tx + 1).id)
-            } catch LedgerError.notFound {
+            } catch let error as LedgerError where error.code == .notFound {
                 // Not recorded there (yet).
             }
         case let .sync(raw):

@@ -16,7 +16,7 @@ struct AppLifecycleTests {
         await #expect {
             try await test.ledger.list(limit: 10)
         } throws: { error in
-            guard case LedgerError.storage = error else { return false }
+            guard (error as? LedgerError)?.code == .storage else { return false }
             return true
         }
         let again = try await test.reopened()

@@ -64,7 +64,7 @@ import Testing
                 #expect(vector.expect == "ok", "\(vector.name): decoded, expected \(vector.expect)")
                 #expect(contents == vector.contents, "\(vector.name): decoded contents")
             } catch let error as BundleError {
-                #expect(error.code == vector.expect, "\(vector.name): \(error)")
+                #expect(error.code.rawValue == vector.expect, "\(vector.name): \(error)")
             }
         }
     }

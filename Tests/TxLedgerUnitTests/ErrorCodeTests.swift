@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import TxLedger
@@ -31,8 +32,8 @@ struct ErrorCodeTests {
 
     @Test func everyCaseHasItsCodeAndAMessageWithoutACommand() {
         let messages =
-            Self.ledgerErrors.map { ($0.0.code, $0.1, $0.0.localizedDescription) }
-            + Self.bundleErrors.map { ($0.0.code, $0.1, $0.0.localizedDescription) }
+            Self.ledgerErrors.map { ($0.0.code.rawValue, $0.1, $0.0.localizedDescription) }
+            + Self.bundleErrors.map { ($0.0.code.rawValue, $0.1, $0.0.localizedDescription) }
             + [
                 (
                     StatusUpdateRefusal.alreadyAt(.pending).code, "already_at",
@@ -58,5 +59,47 @@ struct ErrorCodeTests {
         let missing = try await cli.run(["show", "0x" + String(repeating: "ab", count: 32)])
         #expect(missing.status == 66)
         #expect(missing.stderr.hasSuffix("in this ledger; `txledger list` shows what it holds\n"), "\(missing.stderr)")
+    }
+
+    /// A code a later version adds is a value, not a case: an app's `switch` over `code` with a
+    /// `default:` keeps compiling, and the error still has a message.
+    @Test func aCodeThisVersionDoesNotKnowStillReads() {
+        let later = LedgerError.Code(rawValue: "later_code")
+        #expect(later != .storage && later.rawValue == "later_code")
+        #expect(LedgerError.Code(rawValue: "not_found") == .notFound)
+        #expect(BundleError.Code(rawValue: "truncated") == .truncated)
+    }
+
+    /// An error another one caused keeps it: SQLite's for a file that is not a database, the
+    /// decoder's for JSON that is not a record, the file system's for a bundle that cannot be
+    /// read. The message says what it means; the cause is there for logs.
+    @Test func anErrorKeepsItsCause() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("not-a-ledger.sqlite")
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try Ledger(path: path)
+            Issue.record("a file of 'A's opened as a ledger")
+        } catch let error as LedgerError {
+            #expect(error.code == .unreadableDatabase)
+            #expect(error.underlying is DatabaseError, "\(String(describing: error.underlying))")
+        }
+
+        let test = try await TestLedger()
+        do {
+            _ = try await test.ledger.record(json: Data("{\"kind\": ".utf8))
+            Issue.record("JSON cut short was recorded")
+        } catch let error as LedgerError {
+            #expect(error.code == .invalidInput)
+            #expect(error.underlying is DecodingError, "\(String(describing: error.underlying))")
+        }
+
+        do {
+            _ = try await BundleInfo.read(contentsOf: directory.path("missing.txb"), secret: .syncKey(.generate()))
+            Issue.record("a missing bundle was read")
+        } catch let error as BundleError {
+            #expect(error.code == .io)
+            #expect((error.underlying as? POSIXError)?.code == .ENOENT, "\(String(describing: error.underlying))")
+        }
     }
 }

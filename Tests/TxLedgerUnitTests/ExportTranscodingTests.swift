@@ -159,7 +159,8 @@ struct ExportTranscodingTests {
                 scope: .full
             )
             Issue.record("\(damage): the export succeeded")
-        } catch let LedgerError.unreadableDatabase(_, reason) {
+        } catch let error as LedgerError where error.code == .unreadableDatabase {
+            let reason = error.reason ?? ""
             #expect(reason.contains(record.id.rawValue) && reason.contains("malformed"), "\(damage): \(reason)")
         }
         #expect(!FileManager.default.fileExists(atPath: bundle), "\(damage)")

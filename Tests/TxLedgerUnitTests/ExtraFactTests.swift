@@ -83,8 +83,8 @@ struct ExtraFactTests {
         #expect(throws: LedgerError.self) { try send(replaces: "0x12") }
         do {
             _ = try send(replaces: "0x12")
-        } catch let LedgerError.invalidInput(field, _) {
-            #expect(field == "replaces")
+        } catch let error as LedgerError where error.code == .invalidInput {
+            #expect(error.field == "replaces")
         }
         #expect(throws: LedgerError.invalidInput(field: "replaces", reason: "only a send or a swap has it")) {
             let signature = try Fixture.signature()

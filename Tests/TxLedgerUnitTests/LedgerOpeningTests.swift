@@ -14,7 +14,9 @@ struct LedgerOpeningTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         await #expect(sourceLocation: sourceLocation) { try await Ledger.open(path: path) } throws: { error in
-            guard case let LedgerError.unreadableDatabase(p, r) = error, p == path else { return false }
+            guard let failure = error as? LedgerError, failure.code == .unreadableDatabase, let p = failure.path,
+                let r = failure.reason, p == path
+            else { return false }
             return reason.map { r == $0 } ?? true
         }
     }
@@ -72,7 +74,7 @@ struct LedgerOpeningTests {
             let ledger = try await Ledger.open(path: path)
             _ = try await ledger.all()
         } throws: { error in
-            switch error as? LedgerError {
+            switch (error as? LedgerError)?.code {
             case .unreadableDatabase?, .storage?: true
             default: false
             }
@@ -138,7 +140,8 @@ struct LedgerOpeningTests {
         // A BLOB column keeps a text as a text.
         try await test.ledger.database.pool.write { db in try db.execute(sql: "UPDATE record SET state = 'soon'") }
         await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
-            guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
+            guard let failure = error as? LedgerError, failure.code == .unreadableDatabase, let reason = failure.reason
+            else { return false }
             return reason.contains(record.id.rawValue) && reason.contains("not of its type")
         }
         let stored = try await test.ledger.database.pool.read { db in
@@ -163,7 +166,9 @@ struct LedgerOpeningTests {
                 try db.execute(sql: "UPDATE record SET state = \(damage)")
             }
             await #expect { try await test.ledger.transaction(id: record.id) } throws: { error in
-                guard case let LedgerError.unreadableDatabase(_, reason) = error else { return false }
+                guard let failure = error as? LedgerError, failure.code == .unreadableDatabase,
+                    let reason = failure.reason
+                else { return false }
                 return reason.contains(record.id.rawValue) && reason.contains("malformed")
             }
             try await test.ledger.database.pool.write { db in

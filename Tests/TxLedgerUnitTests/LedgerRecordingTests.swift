@@ -172,7 +172,9 @@ struct LedgerRecordingTests {
         try await test.ledger.record(record)
         let before = try await test.ledger.state(record.id)
         await #expect { try await write(test.ledger, record.id) } throws: { error in
-            guard case let LedgerError.invalidInput(f, _) = error else { return false }
+            guard let failure = error as? LedgerError, failure.code == .invalidInput, let f = failure.field else {
+                return false
+            }
             return f == field
         }
         #expect(try await test.ledger.state(record.id) == before)

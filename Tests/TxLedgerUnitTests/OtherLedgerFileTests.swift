@@ -22,7 +22,9 @@ struct OtherLedgerFileTests {
             let file = try OtherLedgerFile(path: other.ledger.path, notBeing: "/nonexistent", steps: 100_000)
             try file.read { store in try store.forEachStored(vault: "main", changedAfter: 0) { _ in } }
         } throws: { error in
-            guard case let LedgerError.unreadableDatabase(path, reason) = error else { return false }
+            guard let failure = error as? LedgerError, failure.code == .unreadableDatabase, let path = failure.path,
+                let reason = failure.reason
+            else { return false }
             return path == other.ledger.path && reason.contains("more work than a ledger of its size needs")
         }
         // The same file within the default budget reads to its end.

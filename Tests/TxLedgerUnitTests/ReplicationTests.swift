@@ -106,7 +106,9 @@ struct ReplicationTests {
         await #expect {
             try await a.ledger.merge(ledgerAt: b.ledger.path)
         } throws: { error in
-            guard case let LedgerError.unreadableDatabase(path, reason)? = error as? LedgerError else { return false }
+            guard let failure = error as? LedgerError, failure.code == .unreadableDatabase, let path = failure.path,
+                let reason = failure.reason
+            else { return false }
             return path == b.ledger.path && reason.contains("is malformed")
         }
         #expect(try await ReplicaSnapshot(a.ledger) == before)

@@ -20,7 +20,7 @@ import Testing
         await #expect {
             try await shared.record(try Fixture.minimalSend(hash: 2))
         } throws: { error in
-            guard case LedgerError.storage = error else { return false }
+            guard (error as? LedgerError)?.code == .storage else { return false }
             return true
         }
         try await plain.record(try Fixture.minimalSend(hash: 3))

@@ -136,7 +136,7 @@ struct StoredFrameTablesTests {
             do {
                 _ = try await reopened.transaction(id: record.id)
             } catch let error as LedgerError {
-                guard case .unreadableDatabase = error else {
+                guard error.code == .unreadableDatabase else {
                     Issue.record("\(damage): \(error)")
                     continue
                 }

@@ -32,7 +32,7 @@ extension Ledger {
                 return count
             }
         } catch let failure as AtomicFile.Failure {
-            throw LedgerError.output(path: path, reason: failure.reason)
+            throw LedgerError.output(path: path, reason: failure.reason, underlying: failure.underlying)
         }
     }
 }

@@ -105,7 +105,7 @@ package struct NewerFields: Hashable, Sendable {
                 fields.append(NewerField(number: number, value: value))
             }
         } catch let error as BundleError {
-            throw LedgerError.invalidInput(field: "newer_fields", reason: error.localizedDescription)
+            throw LedgerError.invalidInput(field: "newer_fields", reason: error.localizedDescription, underlying: error)
         }
         self.init(fields)
     }

@@ -140,8 +140,8 @@ public struct StatusUpdate: Hashable, Sendable {
         let canonical: String
         do {
             canonical = try chain.normalizedTxHash(hash)
-        } catch let LedgerError.invalidInput(_, reason) {
-            throw LedgerError.invalidInput(field: "replacedBy", reason: reason)
+        } catch let error as LedgerError where error.code == .invalidInput {
+            throw LedgerError.invalidInput(field: "replacedBy", reason: error.reason ?? "", underlying: error)
         }
         return StatusUpdate(
             checked: update.status,

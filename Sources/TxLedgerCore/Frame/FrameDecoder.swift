@@ -72,7 +72,7 @@ package struct FrameDecoder {
         do {
             record = try RecordState(fields: fields)
         } catch let error as LedgerError {
-            throw BundleError.malformedContent("record \(index): \(error.localizedDescription)")
+            throw BundleError.malformedContent("record \(index): \(error.localizedDescription)", underlying: error)
         }
         try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
         // Formats before 4 know no evidence: an inference of theirs is one (crdt.md).

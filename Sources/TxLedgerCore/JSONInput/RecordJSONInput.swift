@@ -10,7 +10,7 @@ package enum RecordJSONInput {
         } catch let error as IndexedError {
             throw LedgerError.invalidInput(field: "record \(error.index)", reason: describe(error.underlying))
         } catch {
-            throw LedgerError.invalidInput(field: "JSON input", reason: describe(error))
+            throw LedgerError.invalidInput(field: "JSON input", reason: describe(error), underlying: error)
         }
     }
 

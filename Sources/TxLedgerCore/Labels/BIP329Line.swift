@@ -34,8 +34,12 @@ package struct BIP329Line: Decodable, Equatable {
             if parsed.type == "tx", let label = parsed.label {
                 do {
                     _ = try TextField.note.validate(label, field: "label")
-                } catch let LedgerError.invalidInput(_, reason) {
-                    throw LedgerError.invalidInput(field: "labels", reason: "line \(index + 1): the label \(reason)")
+                } catch let error as LedgerError where error.code == .invalidInput {
+                    throw LedgerError.invalidInput(
+                        field: "labels",
+                        reason: "line \(index + 1): the label \(error.reason ?? "")",
+                        underlying: error
+                    )
                 }
             }
             lines.append(parsed)

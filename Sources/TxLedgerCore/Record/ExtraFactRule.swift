@@ -24,8 +24,8 @@ enum ExtraFactRule: Sendable {
         case .transactionHash:
             do {
                 return try chain.normalizedTxHash(value)
-            } catch let LedgerError.invalidInput(_, reason) {
-                throw LedgerError.invalidInput(field: key, reason: reason)
+            } catch let error as LedgerError where error.code == .invalidInput {
+                throw LedgerError.invalidInput(field: key, reason: error.reason ?? "", underlying: error)
             }
         case .outpoints:
             guard chain.family == .utxo else {

@@ -11,6 +11,8 @@ package final class AtomicFile {
     /// Why the file could not be written, in words for an error message.
     package struct Failure: Error {
         package let reason: String
+        /// The file system's error, when one said why.
+        package var underlying: (any Error)? = nil
     }
 
     let path: String
@@ -80,7 +82,7 @@ package final class AtomicFile {
         do {
             try file.write(contentsOf: bytes)
         } catch {
-            throw Failure(reason: "it cannot be written (\(error.localizedDescription))")
+            throw Failure(reason: "it cannot be written (\(error.localizedDescription))", underlying: error)
         }
     }
 
@@ -90,7 +92,7 @@ package final class AtomicFile {
         do {
             try file.synchronize()
         } catch {
-            throw Failure(reason: "it cannot be written (\(error.localizedDescription))")
+            throw Failure(reason: "it cannot be written (\(error.localizedDescription))", underlying: error)
         }
         guard rename(temporaryPath, path) == 0 else {
             throw Failure(reason: "it cannot be written (\(String(cString: strerror(errno))))")

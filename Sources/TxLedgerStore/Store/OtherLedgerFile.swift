@@ -90,7 +90,7 @@ package final class OtherLedgerFile: Sendable {
                 "it holds a value longer than any ledger's (\(maxValueBytes) bytes); nothing was merged"
             default: LedgerDatabase.describe(error) + "; nothing was merged"
             }
-        return .unreadableDatabase(path: path, reason: reason)
+        return .unreadableDatabase(path: path, reason: reason, underlying: error)
     }
 
     // MARK: - Opening

@@ -36,7 +36,8 @@ enum RecordRowV7 {
             } catch let error as LedgerError {
                 throw LedgerError.unreadableDatabase(
                     path: db.description,
-                    reason: "a record of schema v7 is malformed (\(error.localizedDescription))"
+                    reason: "a record of schema v7 is malformed (\(error.localizedDescription))",
+                    underlying: error
                 )
             }
         }

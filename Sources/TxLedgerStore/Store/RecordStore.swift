@@ -378,8 +378,8 @@ package final class RecordStore {
             }
             do {
                 try body(Array(frame), time, tables)
-            } catch let BundleError.malformedContent(reason) {
-                throw malformed(reason)
+            } catch let error as BundleError where error.code == .malformedContent {
+                throw malformed(error.reason ?? "")
             }
         }
     }

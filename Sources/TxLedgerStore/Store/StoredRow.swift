@@ -47,8 +47,8 @@ package struct StoredRow: Sendable {
         let state: RecordState
         do {
             state = try decoder.record(frame, vault: vault, index: 0)
-        } catch let BundleError.malformedContent(reason) {
-            throw malformed(reason)
+        } catch let error as BundleError where error.code == .malformedContent {
+            throw malformed(error.reason ?? "")
         }
         guard state.id == id else { throw malformed("its id is not the one its facts derive") }
         return state
