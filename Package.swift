@@ -83,7 +83,7 @@ let package = Package(
                 "TxLedgerCore",
                 "CSQLiteDefensive",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // The SQLite C API, to bind rows on the write path (Store/Statement+Binding.swift).
+                // The SQLite C API, to read stored rows' columns (Store/StoredRow.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

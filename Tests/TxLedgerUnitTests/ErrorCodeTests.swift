@@ -36,14 +36,17 @@ struct ErrorCodeTests {
             + Self.bundleErrors.map { ($0.0.code.rawValue, $0.1, $0.0.localizedDescription) }
             + [
                 (
-                    StatusUpdateRefusal.alreadyAt(.pending).code, "already_at",
+                    StatusUpdateRefusal.alreadyAt(.pending).code.rawValue, "already_at",
                     StatusUpdateRefusal.alreadyAt(.pending).localizedDescription
                 ),
                 (
-                    StatusUpdateRefusal.wouldRegress(current: .confirmed).code, "would_regress",
+                    StatusUpdateRefusal.wouldRegress(current: .confirmed).code.rawValue, "would_regress",
                     StatusUpdateRefusal.wouldRegress(current: .confirmed).localizedDescription
                 ),
-                (StatusCheckError.rateLimited.code, "rate_limited", StatusCheckError.rateLimited.localizedDescription),
+                (
+                    StatusCheckError.rateLimited.code.rawValue, "rate_limited",
+                    StatusCheckError.rateLimited.localizedDescription
+                ),
             ]
         for (code, expected, message) in messages {
             #expect(code == expected)

@@ -20,10 +20,45 @@ struct ExtraFactTests {
     }
 
     @Test func theExtraFactsAreTheFieldListsEntriesWithARule() {
-        #expect(TransactionFacts.extraKeys == ["replaces", "spends"])
-        #expect(RecordField.extraFacts.map(\.name) == ["replaces", "spends"])
+        #expect(TransactionFacts.extraKeys == ["nonce", "replaces", "spends"])
+        #expect(RecordField.extraFacts.map(\.name) == ["nonce", "replaces", "spends"])
+        #expect(RecordField.nonce.isFact && RecordField.nonce.number == 56 && RecordField.nonce.encoding == .integer)
         #expect(RecordField.replaces.isFact && RecordField.replaces.number == 57)
         #expect(RecordField.spends.isFact && RecordField.spends.number == 64)
+    }
+
+    /// The nonce, a typed extra fact: kept as decimal text in `extras`, read as a number by
+    /// `nonce`, written as an integer field in the frame and as a number in the JSON.
+    @Test func theNonceIsATypedExtraFact() throws {
+        let send = try TransactionFacts(
+            vaultId: "vault-1",
+            chain: Fixture.ethereum,
+            timestamp: Fixture.start,
+            txHash: Fixture.evmHash(1),
+            nonce: 42,
+            details: try Fixture.minimalSend(hash: 1).facts.details
+        )
+        #expect(send.nonce == 42 && send.extras == ["nonce": "42"])
+        let record = try TransactionRecord(facts: send)
+        let state = RecordState(recording: record, stamp: Stamp(millis: 1, replica: ReplicaID(rawValue: 1)))
+        #expect(state.fields[.nonce] == .integer(42))
+        #expect(try RecordState(fields: state.fields).record.nonce == 42)
+        let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        #expect(json.contains(#""nonce":42"#), "\(json)")
+        #expect(try JSONDecoder().decode(TransactionRecord.self, from: Data(json.utf8)) == record)
+        #expect(
+            throws: LedgerError.invalidInput(field: "nonce", reason: "is given twice (as nonce and as an extra fact)")
+        ) {
+            try TransactionFacts(
+                vaultId: "vault-1",
+                chain: Fixture.ethereum,
+                timestamp: Fixture.start,
+                txHash: Fixture.evmHash(1),
+                nonce: 42,
+                extras: ["nonce": "42"],
+                details: try Fixture.minimalSend(hash: 1).facts.details
+            )
+        }
     }
 
     @Test func spendsAreABitcoinTransactionsOutpointsKeptSortedInLowerCase() throws {
@@ -68,7 +103,7 @@ struct ExtraFactTests {
         #expect(
             throws: LedgerError.invalidInput(
                 field: "replace",
-                reason: "is not a fact this version knows (extra facts: replaces, spends)"
+                reason: "is not a fact this version knows (extra facts: nonce, replaces, spends)"
             )
         ) {
             try TransactionFacts(

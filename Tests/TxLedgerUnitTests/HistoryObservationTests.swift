@@ -8,6 +8,32 @@ import Testing
 
 /// Live updates: an observed history yields after every write that changes it (issue #6).
 struct HistoryObservationTests {
+    /// Records and merges are written through the SQLite C API (`RecordWriteStatement`), which
+    /// GRDB does not see: its observation learns of them from `Database.notifyChanges` (and
+    /// from the change number each write saves in `meta`, which every observed read reads too;
+    /// either alone makes this pass). With the file's change counter not polled, an observation
+    /// yields after every write all the same.
+    @Test func yieldsAfterWritesWithoutPollingTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await Ledger.open(
+            path: directory.path("ledger.sqlite"),
+            options: .init(logger: .quiet, externalChangesPollMillis: 0)
+        )
+        var pages = ledger.observe(HistoryFilter(vault: "vault-1"), limit: 10).makeAsyncIterator()
+        #expect(try await pages.next()?.items.isEmpty == true)
+        let first = try Fixture.minimalSend(hash: 1)
+        try await ledger.record(first)
+        #expect(try await pages.next()?.items.map(\.id) == [first.id])
+        // A status update writes the record's row alone (and the clock, which no page shows).
+        _ = try await ledger.updateStatus(first.id, to: .pending)
+        #expect(try await pages.next()?.items.map(\.status) == [.pending])
+        let other = try await TestLedger()
+        let second = try Fixture.minimalSend(hash: 2, at: Fixture.start.addingTimeInterval(60))
+        try await other.ledger.record(second)
+        _ = try await ledger.merge(try await other.ledger.changes(vault: "vault-1"))
+        #expect(try await pages.next()?.items.map(\.id) == [second.id, first.id])
+    }
+
     @Test func yieldsAfterARecordAStatusUpdateAMergeAndAnImport() async throws {
         let laptop = try await TestLedger()
         let phone = try await TestLedger()

@@ -32,15 +32,14 @@ struct StatusCommand: LedgerCommand {
         )
         let record = try await ledger.resolve(idOrHash)
         let result = try await ledger.updateStatus(record.id, to: update)
-        switch result.refusal {
-        case nil:
-            print("\(record.id): \(result.previousStatus.rawValue) -> \(result.record.status.rawValue)")
-        case let .alreadyAt(status)?:
-            print("\(record.id): unchanged, already \(status.rawValue)")
-        case let .wouldRegress(current)?:
-            print("\(record.id): unchanged, \(current.rawValue) never goes back to \(update.status.rawValue)")
-        case let .proven(current)?:
-            print("\(record.id): unchanged, proven \(current.rawValue)")
+        guard let refusal = result.refusal else {
+            return print("\(record.id): \(result.previousStatus.rawValue) -> \(result.record.status.rawValue)")
+        }
+        let current = refusal.current.rawValue
+        switch refusal.code {
+        case .wouldRegress: print("\(record.id): unchanged, \(current) never goes back to \(update.status.rawValue)")
+        case .proven: print("\(record.id): unchanged, proven \(current)")
+        default: print("\(record.id): unchanged, already \(current)")
         }
     }
 }

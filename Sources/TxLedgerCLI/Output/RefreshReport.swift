@@ -36,7 +36,7 @@ struct RefreshReport: Encodable {
             replacedBy = r.replacedBy
             statusEvidence = r.statusEvidence?.rawValue
             if case let .notChecked(error) = result.outcome {
-                problem = error.code
+                problem = error.code.rawValue
                 detail = error.description
             } else {
                 problem = nil

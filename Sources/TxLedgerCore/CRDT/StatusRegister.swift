@@ -82,32 +82,51 @@ package struct StatusRegister: Hashable, Sendable {
     }
 }
 
-/// Why a status update changed nothing.
-public enum StatusUpdateRefusal: Error, Hashable, Sendable {
-    /// The record already has this status (and the same metadata).
-    case alreadyAt(TransactionStatus)
-    /// The update would move the record back to a lower rank, which the lattice forbids.
-    case wouldRegress(current: TransactionStatus)
-    /// The update is an inference and the record's status is proven: proof beats inference.
-    case proven(TransactionStatus)
+/// Why a status update changed nothing: a `code` (later versions may add codes: a `switch`
+/// over it has a `default:`; Specs/errors.md) and the record's status, which stays.
+public struct StatusUpdateRefusal: Error, Hashable, Sendable {
+    /// What kind of refusal it is: a stable name.
+    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let rawValue: String
 
-    /// A stable name of the case (Specs/errors.md).
-    public var code: String {
-        switch self {
-        case .alreadyAt: "already_at"
-        case .wouldRegress: "would_regress"
-        case .proven: "proven"
-        }
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public var description: String { rawValue }
+
+        /// The record already has this status (and the same metadata).
+        public static let alreadyAt: Code = "already_at"
+        /// The update would move the record back to a lower rank, which the lattice forbids.
+        public static let wouldRegress: Code = "would_regress"
+        /// The update is an inference and the record's status is proven: proof beats inference.
+        public static let proven: Code = "proven"
+    }
+
+    public let code: Code
+    /// The record's status, which the update left as it was.
+    public let current: TransactionStatus
+
+    /// The record already has `status` (and the same metadata).
+    public static func alreadyAt(_ status: TransactionStatus) -> StatusUpdateRefusal {
+        StatusUpdateRefusal(code: .alreadyAt, current: status)
+    }
+
+    /// The update would move the record back from `current`, a higher rank.
+    public static func wouldRegress(current: TransactionStatus) -> StatusUpdateRefusal {
+        StatusUpdateRefusal(code: .wouldRegress, current: current)
+    }
+
+    /// The update is an inference and the record is proven `current`.
+    public static func proven(_ current: TransactionStatus) -> StatusUpdateRefusal {
+        StatusUpdateRefusal(code: .proven, current: current)
     }
 }
 
 extension StatusUpdateRefusal: LocalizedError {
     public var errorDescription: String? {
-        switch self {
-        case let .alreadyAt(status): "the transaction is already \(status.rawValue)"
-        case let .wouldRegress(current): "the transaction is already \(current.rawValue); a status never goes back"
-        case let .proven(current):
-            "the transaction is proven \(current.rawValue); an inference does not replace a proof"
+        switch code {
+        case .wouldRegress: "the transaction is already \(current.rawValue); a status never goes back"
+        case .proven: "the transaction is proven \(current.rawValue); an inference does not replace a proof"
+        default: "the transaction is already \(current.rawValue)"
         }
     }
 }

@@ -21,7 +21,6 @@ public struct TransactionFacts: Hashable, Sendable {
         let explorerUrl: String?
         let fiatValue: DecimalAmount?
         let fromAddress: String?
-        let nonce: UInt64?
         let app: AppMetadata?
         let method: String?
         let extras: [String: String]
@@ -43,7 +42,7 @@ public struct TransactionFacts: Hashable, Sendable {
     public var fromAddress: String? { box.values.fromAddress }
     /// The sender's nonce, for EVM transactions when the wallet knows it: with `fromAddress`
     /// it lets a status check tell a dropped or replaced transaction from a slow one.
-    public var nonce: UInt64? { box.values.nonce }
+    public var nonce: UInt64? { extras[RecordField.nonce.key].flatMap { UInt64($0) } }
     public var app: AppMetadata? { box.values.app }
     /// The wallet method that produced it: `eth_sendTransaction`, `wallet_sendCalls`,
     /// `personal_sign`, `eth_signTypedData_v4`, `wallet_connect_siwe`, ...
@@ -96,9 +95,14 @@ public struct TransactionFacts: Hashable, Sendable {
         let vaultId = try TextField.identifier.validate(vaultId, field: "vault")
         let timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
         let fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: "from address") }
-        let nonce = try Self.validatedNonce(nonce, chain: chain, details: details)
         let method = try TextField.line(max: 128).validate(method, field: "method")
-        let extras = try Self.validatedExtras(extras, chain: chain, kind: details.kind)
+        var given = extras
+        if let nonce {
+            guard given.updateValue(String(nonce), forKey: RecordField.nonce.key) == nil else {
+                throw LedgerError.invalidInput(field: "nonce", reason: "is given twice (as nonce and as an extra fact)")
+            }
+        }
+        let extras = try Self.validatedExtras(given, chain: chain, kind: details.kind)
 
         switch details {
         case let .send(send):
@@ -146,7 +150,6 @@ public struct TransactionFacts: Hashable, Sendable {
                     ?? hash.flatMap(chain.explorerURL(txHash:)),
                 fiatValue: fiatValue,
                 fromAddress: fromAddress,
-                nonce: nonce,
                 app: app,
                 method: method,
                 extras: extras,
@@ -171,16 +174,5 @@ public struct TransactionFacts: Hashable, Sendable {
             kept[key] = try rule.validated(value, key: key, chain: chain, kind: kind)
         }
         return kept
-    }
-
-    private static func validatedNonce(_ nonce: UInt64?, chain: Chain, details: TransactionDetails) throws -> UInt64? {
-        guard let nonce else { return nil }
-        guard chain.family == .evm, details.kind != .signature else {
-            throw LedgerError.invalidInput(field: "nonce", reason: "only an EVM send or swap has a nonce")
-        }
-        guard nonce <= UInt64(Int64.max) else {
-            throw LedgerError.invalidInput(field: "nonce", reason: "must be at most \(Int64.max)")
-        }
-        return nonce
     }
 }

@@ -7,8 +7,7 @@ import Foundation
 /// Swift initializers do; an `id`, if present, must be the derived one.
 extension TransactionRecord: Codable {
     enum Key: String, CodingKey {
-        case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, nonce, app,
-            method
+        case id, vaultId, kind, status, chain, timestamp, txHash, explorerUrl, fiatValue, fromAddress, app, method
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
@@ -29,7 +28,6 @@ extension TransactionRecord: Codable {
         try c.encodeIfPresent(f.explorerUrl, forKey: .explorerUrl)
         try c.encodeIfPresent(f.fiatValue?.string, forKey: .fiatValue)
         try c.encodeIfPresent(f.fromAddress, forKey: .fromAddress)
-        try c.encodeIfPresent(f.nonce, forKey: .nonce)
         try c.encodeIfPresent(f.app.map(AppJSON.init), forKey: .app)
         try c.encodeIfPresent(f.method, forKey: .method)
         switch f.details {
@@ -67,7 +65,14 @@ extension TransactionRecord: Codable {
         if !labels.isEmpty { try c.encode(labels, forKey: .labels) }
         if hidden { try c.encode(true, forKey: .hidden) }
         var extras = encoder.container(keyedBy: ExtraKey.self)
-        for key in TransactionFacts.extraKeys { try extras.encodeIfPresent(f.extras[key], forKey: ExtraKey(key)) }
+        for field in RecordField.extraFacts {
+            guard let value = f.extras[field.key] else { continue }
+            if field.encoding == .integer, let number = UInt64(value) {
+                try extras.encode(number, forKey: ExtraKey(field.key))
+            } else {
+                try extras.encode(value, forKey: ExtraKey(field.key))
+            }
+        }
     }
 
     public init(from decoder: Decoder) throws {
@@ -99,7 +104,11 @@ extension TransactionRecord: Codable {
             do {
                 return try c.decodeIfPresent(UInt64.self, forKey: key)
             } catch {
-                throw LedgerError.invalidInput(field: key.rawValue, reason: "must be a whole number from 0 to 2^63 - 1")
+                throw LedgerError.invalidInput(
+                    field: key.rawValue,
+                    reason: ExtraFactRule.wholeNumber,
+                    underlying: error
+                )
             }
         }
 
@@ -143,8 +152,17 @@ extension TransactionRecord: Codable {
         }
         let extraValues = try decoder.container(keyedBy: ExtraKey.self)
         var extras: [String: String] = [:]
-        for key in TransactionFacts.extraKeys {
-            extras[key] = try extraValues.decodeIfPresent(String.self, forKey: ExtraKey(key))
+        for field in RecordField.extraFacts {
+            let key = ExtraKey(field.key)
+            guard field.encoding == .integer else {
+                extras[field.key] = try extraValues.decodeIfPresent(String.self, forKey: key)
+                continue
+            }
+            do {
+                extras[field.key] = try extraValues.decodeIfPresent(UInt64.self, forKey: key).map { String($0) }
+            } catch {
+                throw LedgerError.invalidInput(field: field.key, reason: ExtraFactRule.wholeNumber, underlying: error)
+            }
         }
         let facts = try TransactionFacts(
             vaultId: try required(.vaultId),
@@ -156,7 +174,6 @@ extension TransactionRecord: Codable {
             explorerUrl: try string(.explorerUrl),
             fiatValue: try amount(.fiatValue),
             fromAddress: try string(.fromAddress),
-            nonce: try unsigned(.nonce),
             app: try c.decodeIfPresent(AppJSON.self, forKey: .app).flatMap {
                 try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme)
             },

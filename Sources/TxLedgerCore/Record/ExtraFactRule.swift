@@ -1,8 +1,12 @@
 /// How an extra fact's value is checked, and the form it is kept in (`RecordField.extraFact`).
-/// An extra fact is an optional fact with no property of its own in `TransactionFacts`: it is
-/// kept by key in `TransactionFacts.extras`, and carried, stored, shown and validated by its
-/// entry in the field list alone.
+/// An extra fact is an optional fact kept by key in `TransactionFacts.extras`, as text, and
+/// carried, stored, shown and validated by its entry in the field list alone; a typed one
+/// (`nonce`) has an accessor of its type too, and the frame and the JSON write it as its
+/// field's encoding says (an integer field as a number).
 enum ExtraFactRule: Sendable {
+    /// An EVM sender's nonce: a whole number from 0 to 2^63 - 1, in decimal; only a send or a
+    /// swap on a chain of the `evm` family has one.
+    case evmNonce
     /// A transaction hash of the record's chain, kept in the chain's canonical form; only a
     /// send or a swap has one.
     case transactionHash
@@ -21,6 +25,14 @@ enum ExtraFactRule: Sendable {
             throw LedgerError.invalidInput(field: key, reason: "only a send or a swap has it")
         }
         switch self {
+        case .evmNonce:
+            guard chain.family == .evm else {
+                throw LedgerError.invalidInput(field: key, reason: "only an EVM send or swap has a nonce")
+            }
+            guard let nonce = UInt64(value), nonce <= UInt64(Int64.max), String(nonce) == value else {
+                throw LedgerError.invalidInput(field: key, reason: Self.wholeNumber)
+            }
+            return value
         case .transactionHash:
             do {
                 return try chain.normalizedTxHash(value)
@@ -53,4 +65,7 @@ enum ExtraFactRule: Sendable {
             return Set(outpoints).sorted().joined(separator: ",")
         }
     }
+
+    /// What an integer fact must be.
+    static let wholeNumber = "must be a whole number from 0 to 2^63 - 1"
 }

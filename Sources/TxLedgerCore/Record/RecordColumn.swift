@@ -67,7 +67,6 @@ package struct RecordColumn: Sendable {
             RecordColumn(field.name, field.key, [field]) { $0.facts.extras[field.key] }
         }
         + [
-            RecordColumn("nonce", "nonce", [.nonce]) { $0.nonce.map { String($0) } },
             RecordColumn("method", "method", [.method]) { $0.method },
             RecordColumn("app_domain", "app domain", [.appDomain]) { $0.app?.domain },
             RecordColumn("app_uri", "app uri", [.appUri]) { $0.app?.uri },

@@ -113,6 +113,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// own in `TransactionFacts`, kept in `TransactionFacts.extras` under `key`.
     var extraFact: ExtraFactRule? {
         switch self {
+        case .nonce: .evmNonce
         case .replaces: .transactionHash
         case .spends: .outpoints
         case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
@@ -122,7 +123,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
             .toTokenLogo, .provider, .route, .message, .signature, .factsTime, .factsReplica, .pendingTime,
             .pendingReplica, .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica,
             .lastCheckedAtMs, .note, .noteTime, .noteReplica, .labels, .labelsTime, .labelsReplica, .hidden,
-            .hiddenTime, .hiddenReplica, .nonce, .inferredReason, .inferredTime, .inferredReplica, .blockNumber,
+            .hiddenTime, .hiddenReplica, .inferredReason, .inferredTime, .inferredReplica, .blockNumber,
             .feePaid, .replacedBy:
             nil
         }

@@ -43,4 +43,28 @@ package struct RecordFields: Sendable {
             )
         }
     }
+
+    /// An extra fact's value as `TransactionFacts.extras` keeps it: a text field's text, an
+    /// integer field's number in decimal (`nonce`).
+    /// - Throws: `LedgerError.invalidInput` if it holds a value of the other type.
+    func extra(_ field: RecordField) throws -> String? {
+        field.encoding == .integer ? try integer(field).map { String($0) } : try text(field)
+    }
+
+    /// Sets an extra fact from `TransactionFacts.extras`, whose rule admitted it: an integer
+    /// field's decimal text as its number.
+    mutating func setExtra(_ field: RecordField, _ value: String?) {
+        guard let value else {
+            self[field] = nil
+            return
+        }
+        guard field.encoding == .integer else {
+            self[field] = .text(value)
+            return
+        }
+        guard let number = Int64(value) else {
+            preconditionFailure("extra fact \(field.name) holds '\(value)': its rule admits whole numbers only")
+        }
+        self[field] = .integer(number)
+    }
 }

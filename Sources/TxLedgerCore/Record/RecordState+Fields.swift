@@ -28,8 +28,7 @@ extension RecordState {
         set(.appUri, facts.app?.uri)
         set(.appScheme, facts.app?.scheme)
         set(.method, facts.method)
-        set(.nonce, facts.nonce.map { Int64($0) })
-        for field in RecordField.extraFacts { set(field, facts.extras[field.key]) }
+        for field in RecordField.extraFacts { fields.setExtra(field, facts.extras[field.key]) }
         switch facts.details {
         case let .send(send):
             set(.toAddress, send.toAddress)
@@ -184,7 +183,6 @@ extension RecordState {
             explorerUrl: try text(.explorerUrl),
             fiatValue: try amount(.fiatValue),
             fromAddress: try text(.fromAddress),
-            nonce: try unsigned(.nonce),
             app: try AppMetadata(
                 domain: Self.nonEmpty(try text(.appDomain)),
                 uri: Self.nonEmpty(try text(.appUri)),
@@ -193,7 +191,7 @@ extension RecordState {
             method: try text(.method),
             extras: Dictionary(
                 uniqueKeysWithValues: try RecordField.extraFacts.compactMap { field in
-                    try text(field).map { (field.key, $0) }
+                    try fields.extra(field).map { (field.key, $0) }
                 }
             ),
             details: details

@@ -5,7 +5,7 @@ import TxLedgerCore
 extension RecordRow {
     /// The values of one record's row (`RecordRow.values`): made wherever the state is (a
     /// merge's worker makes them beside the writer) and bound straight through the SQLite C
-    /// API, nothing boxed per value (`bind(_:to:_:)`).
+    /// API, nothing boxed per value (`bind(_:to:_:)`, `RecordWriteStatement`).
     package struct Values: Sendable {
         let id: TransactionID
         let vault: Int64
@@ -20,39 +20,51 @@ extension RecordRow {
         let state: [UInt8]
 
         /// Binds the values of `columns` to the parameters of `statement` in order and runs
-        /// `body` (which executes it). The state is bound in place, so the bindings are
-        /// cleared before this returns.
-        func bind<Result>(_ columns: [Column], to statement: Statement, _ body: () throws -> Result) rethrows -> Result
+        /// `body` (which steps it). The state is bound in place (`SQLITE_STATIC`), so the
+        /// caller clears the bindings before `body`'s result outlives this call
+        /// (`RecordWriteStatement.execute`).
+        func bind<Result>(
+            _ columns: [Column],
+            to statement: OpaquePointer,
+            _ body: () throws -> Result
+        ) rethrows
+            -> Result
         {
-            let handle = statement.sqliteStatement
-            defer { statement.clearBindings() }
-            return try state.withUnsafeBytes { state in
+            try state.withUnsafeBytes { state in
                 for (offset, column) in columns.enumerated() {
                     let position = Int32(offset + 1)
                     switch column {
-                    case .id: statement.bind(id, at: position)
-                    case .vault: sqlite3_bind_int64(handle, position, vault)
-                    case .time: sqlite3_bind_int64(handle, position, time)
-                    case .kind: sqlite3_bind_int64(handle, position, kind)
-                    case .chain: sqlite3_bind_int64(handle, position, chain)
+                    case .id: Self.bind(id, at: position, to: statement)
+                    case .vault: sqlite3_bind_int64(statement, position, vault)
+                    case .time: sqlite3_bind_int64(statement, position, time)
+                    case .kind: sqlite3_bind_int64(statement, position, kind)
+                    case .chain: sqlite3_bind_int64(statement, position, chain)
                     case .replaced:
                         if let replaced {
-                            statement.bind(replaced, at: position)
+                            Self.bind(replaced, at: position, to: statement)
                         } else {
-                            sqlite3_bind_null(handle, position)
+                            sqlite3_bind_null(statement, position)
                         }
-                    case .status: sqlite3_bind_int64(handle, position, status)
-                    case .hidden: sqlite3_bind_int64(handle, position, hidden ? 1 : 0)
-                    case .erased: sqlite3_bind_int64(handle, position, erased ? 1 : 0)
-                    case .changeSeq: sqlite3_bind_int64(handle, position, changeSeq)
+                    case .status: sqlite3_bind_int64(statement, position, status)
+                    case .hidden: sqlite3_bind_int64(statement, position, hidden ? 1 : 0)
+                    case .erased: sqlite3_bind_int64(statement, position, erased ? 1 : 0)
+                    case .changeSeq: sqlite3_bind_int64(statement, position, changeSeq)
                     case .state:
                         // SQLite reads the frame in place (`SQLITE_STATIC`, a nil destructor). A
                         // frame is never empty; an empty buffer may have no address.
-                        sqlite3_bind_blob(handle, position, state.baseAddress, Int32(state.count), nil)
+                        sqlite3_bind_blob(statement, position, state.baseAddress, Int32(state.count), nil)
                     }
                 }
                 return try body()
             }
         }
+
+        /// Binds an id's 16 bytes, which SQLite copies, to parameter `position`.
+        private static func bind(_ id: TransactionID, at position: Int32, to statement: OpaquePointer) {
+            _ = id.withBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, 16, transient) }
+        }
+
+        /// SQLite copies what is bound.
+        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     }
 }

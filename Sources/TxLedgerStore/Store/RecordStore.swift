@@ -90,7 +90,10 @@ package final class RecordStore {
             }
         }
     }
-    private var prepared: [Write: Statement] = [:]
+    /// This transaction's write statements (`RecordWriteStatement`), prepared on first use.
+    private var prepared: [Write: RecordWriteStatement] = [:]
+    /// Whether GRDB was told that this transaction writes `record` (`execute(_:_:)`).
+    private var notified = false
 
     /// Inserts a record that does not exist yet; returns `false` (and writes nothing) if a
     /// record with its id exists.
@@ -274,9 +277,15 @@ package final class RecordStore {
     }
 
     private func execute(_ write: Write, _ values: RecordRow.Values) throws {
-        let statement = try prepared[write] ?? db.cachedStatement(sql: write.sql)
+        let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql)
         prepared[write] = statement
-        try statement.execute(binding: write.parameters, of: values)
+        try statement.execute(write.parameters, of: values)
+        if !notified {
+            // The statement runs through the C API, which GRDB does not see: its observations
+            // (`Ledger.observe`) learn of the change from this, at the commit.
+            try db.notifyChanges(in: Table("record"))
+            notified = true
+        }
     }
 
     /// The number of chain `id` in this file (the `chain` table), added if it is new.
@@ -324,10 +333,8 @@ package final class RecordStore {
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         let sql = "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))"
         let statement = try db.cachedStatement(sql: sql)
-        statement.bind(ids)
-        defer { statement.clearBindings() }
         var rows: [StoredRow] = []
-        let cursor = try Row.fetchCursor(statement)
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(ids.map { Data($0.bytes) }))
         while try cursor.next() != nil { rows.append(StoredRow(statement)) }
         return rows
     }

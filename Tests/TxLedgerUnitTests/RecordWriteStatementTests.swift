@@ -7,14 +7,19 @@ import Testing
 @testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
-/// The record and merge paths' binding through the C API (`Statement+Binding`,
-/// `RecordRow.Values.bind`): every column arrives as bound, of its type, in the order a
-/// statement names them, and no binding outlives the call that made it.
-@Suite struct StatementBindingTests {
+/// The record and merge paths' statements (`RecordWriteStatement`, `RecordRow.Values.bind`):
+/// every column arrives as it was made, of its type, in the order a statement names them, and a
+/// failing step is GRDB's `DatabaseError`.
+@Suite struct RecordWriteStatementTests {
     private static let id = TransactionID(bytes: Array(1...16))!
     private static let replaced = TransactionID(bytes: Array(101...116))!
 
-    private static func row(replaced: TransactionID?, hidden: Bool, state: [UInt8]) -> RecordRow.Values {
+    private static func row(
+        id: TransactionID = id,
+        replaced: TransactionID?,
+        hidden: Bool,
+        state: [UInt8]
+    ) -> RecordRow.Values {
         RecordRow.Values(
             id: id,
             vault: 3,
@@ -30,33 +35,31 @@ import Testing
         )
     }
 
-    @Test func everyColumnArrivesAsBoundAndTheBindingsAreClearedAfter() throws {
+    @Test func everyColumnArrivesAsMade() throws {
         let queue = try DatabaseQueue()
         let columns = RecordRow.columns.joined(separator: ", ")
-        let (inserted, updated, unbound) = try queue.write { db in
+        let (inserted, updated) = try queue.write { db in
             try db.execute(sql: "CREATE TABLE t (\(columns))")
-            let insert = try db.makeStatement(
+            let insert = try RecordWriteStatement(
+                db,
                 sql: "INSERT INTO t (\(columns)) VALUES (\(RecordRow.columns.map { _ in "?" }.joined(separator: ", ")))"
             )
             try insert.execute(
-                binding: RecordRow.Column.allCases,
+                RecordRow.Column.allCases,
                 of: Self.row(replaced: Self.replaced, hidden: true, state: Array(repeating: 9, count: 100_000))
             )
             let inserted = try Row.fetchOne(db, sql: "SELECT *, typeof(replaced) FROM t")!
             // The registers and then the id, as `RecordStore` updates them.
-            let update = try db.makeStatement(
+            let update = try RecordWriteStatement(
+                db,
                 sql:
                     "UPDATE t SET \(RecordRow.registerColumns.map { "\($0.rawValue) = ?" }.joined(separator: ", ")) WHERE id = ?"
             )
             try update.execute(
-                binding: RecordRow.registerColumns + [.id],
+                RecordRow.registerColumns + [.id],
                 of: Self.row(replaced: nil, hidden: false, state: [5, 6])
             )
-            let updated = try Row.fetchOne(db, sql: "SELECT * FROM t")!
-            // Stepped again without binding, the statement sees NULL everywhere.
-            try insert.execute()
-            let unbound = try Int.fetchOne(db, sql: "SELECT count(*) FROM t WHERE id IS NULL AND state IS NULL")!
-            return (inserted, updated, unbound)
+            return (inserted, try Row.fetchOne(db, sql: "SELECT * FROM t")!)
         }
         let facts: [DatabaseValue] = [
             Data(1...16).databaseValue, 3.databaseValue, 1_751_371_300_123.databaseValue, 1.databaseValue,
@@ -72,20 +75,22 @@ import Testing
         ]
         // A register update leaves the facts' columns.
         #expect(Array(updated.databaseValues) == facts + updatedRegisters)
-        #expect(unbound == 1)
     }
 
-    @Test func idsBindInOrderForACursor() throws {
+    @Test func aFailingStepIsADatabaseError() throws {
         let queue = try DatabaseQueue()
-        let ids = [Self.replaced, Self.id]
-        let (selected, unbound) = try queue.read { db in
-            let statement = try db.makeStatement(sql: "SELECT ?1 UNION ALL SELECT ?2")
-            statement.bind(ids)
-            let selected = try Data.fetchAll(statement)
-            statement.clearBindings()
-            return (selected, try DatabaseValue.fetchAll(statement))
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id BLOB PRIMARY KEY, state BLOB NOT NULL)")
+            let insert = try RecordWriteStatement(db, sql: "INSERT INTO t (id, state) VALUES (?, ?)")
+            let row = Self.row(replaced: nil, hidden: false, state: [1])
+            try insert.execute([.id, .state], of: row)
+            #expect(throws: DatabaseError.self) { try insert.execute([.id, .state], of: row) }
+            // The statement is usable again after a failure.
+            try insert.execute(
+                [.id, .state],
+                of: Self.row(id: Self.replaced, replaced: nil, hidden: false, state: [2])
+            )
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 2)
         }
-        #expect(selected == [Data(101...116), Data(1...16)])
-        #expect(unbound == [.null, .null])
     }
 }
