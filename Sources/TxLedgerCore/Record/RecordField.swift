@@ -1,10 +1,12 @@
 /// The one definition of a record's fields (Specs/bundle-format.md, "Record frames"; schema.md):
 /// each case is a field, its raw value the field's number in a bundle frame (and in a stored
-/// record's frame), its `name` the spec's, its `encoding` how a frame writes its value. The
-/// frame codec, hence the store, the frame shape rules and the facts' tie-break key all derive
-/// from this list. A new optional fact is one case here with its `extraFact` rule,
-/// and its spec lines: it is then kept in `TransactionFacts.extras`, and bundles, the store,
-/// JSON, CSV, `show` and the CLI's `--fact` carry it (`replaces` is one).
+/// record's frame), its `name` the spec's, its `definition` how a frame writes its value, its
+/// register and, for an extra fact, its rule. The frame codec, hence the store, the frame shape
+/// rules and the facts' tie-break key all derive from this list. A new optional fact is one
+/// case here and one line in `definition` with its `ExtraFactRule` (a typed one adds an
+/// accessor in `TransactionFacts`), and its spec lines: it is then kept in
+/// `TransactionFacts.extras`, and bundles, the store, JSON, CSV, `show` and the CLI's `--fact`
+/// carry it (`nonce`, `replaces`, `spends`).
 ///
 /// Numbers are never reused nor renumbered: a new field takes the next number, and fields
 /// above the last one known are a newer version's (`NewerFields`).
@@ -58,25 +60,80 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// Every field in increasing number (`allCases`, built once: hot loops iterate it).
     static let all = allCases
 
-    /// How a frame writes the field's value.
-    var encoding: FieldEncoding {
+    /// The field's definition: how a frame writes it, the register it belongs to, the kind of
+    /// record that alone has it, and an extra fact's rule. One line per field, no default: a
+    /// new field is its case above and its line here, and the compiler asks for both.
+    var definition: FieldDefinition {
         switch self {
-        case .timestampMs, .tokenDecimals, .fromTokenDecimals, .toTokenDecimals, .hidden, .nonce, .blockNumber:
-            .integer
-        case .txHash, .explorerUrl, .fiatValue, .toAddress, .amount, .feeEstimate, .memo, .fromAmount, .toAmount,
-            .minPayout, .message, .signature, .note, .replaces, .inferredReason, .feePaid, .replacedBy, .spends:
-            .text
-        case .confirmedAtMs, .lastCheckedAtMs: .sinceTimestamp
-        case .factsTime, .pendingTime, .terminalTime, .noteTime, .labelsTime, .hiddenTime, .inferredTime: .stampTime
-        case .factsReplica, .pendingReplica, .terminalReplica, .noteReplica, .labelsReplica, .hiddenReplica,
-            .inferredReplica:
-            .replica
-        case .kind, .chain, .fromAddress, .appDomain, .appUri, .appScheme, .method, .tokenSymbol, .tokenContract,
-            .tokenLogo, .fromTokenSymbol, .fromTokenContract, .fromChain, .fromTokenLogo, .toTokenSymbol,
-            .toTokenContract, .toChain, .toTokenLogo, .provider, .route, .terminalStatus, .failureReason, .labels:
-            .sharedText
+        case .kind: FieldDefinition(.sharedText, .facts)
+        case .chain: FieldDefinition(.sharedText, .facts)
+        case .timestampMs: FieldDefinition(.integer, .facts)
+        case .txHash: FieldDefinition(.text, .facts)
+        case .explorerUrl: FieldDefinition(.text, .facts)
+        case .fiatValue: FieldDefinition(.text, .facts)
+        case .fromAddress: FieldDefinition(.sharedText, .facts)
+        case .appDomain: FieldDefinition(.sharedText, .facts)
+        case .appUri: FieldDefinition(.sharedText, .facts)
+        case .appScheme: FieldDefinition(.sharedText, .facts)
+        case .method: FieldDefinition(.sharedText, .facts)
+        case .toAddress: FieldDefinition(.text, .facts, onlyOf: .send)
+        case .amount: FieldDefinition(.text, .facts, onlyOf: .send)
+        case .tokenSymbol: FieldDefinition(.sharedText, .facts, onlyOf: .send)
+        case .tokenContract: FieldDefinition(.sharedText, .facts, onlyOf: .send)
+        case .tokenDecimals: FieldDefinition(.integer, .facts, onlyOf: .send)
+        case .tokenLogo: FieldDefinition(.sharedText, .facts, onlyOf: .send)
+        case .feeEstimate: FieldDefinition(.text, .facts, onlyOf: .send)
+        case .memo: FieldDefinition(.text, .facts, onlyOf: .send)
+        case .fromTokenSymbol: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .fromTokenContract: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .fromTokenDecimals: FieldDefinition(.integer, .facts, onlyOf: .swap)
+        case .fromAmount: FieldDefinition(.text, .facts, onlyOf: .swap)
+        case .fromChain: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .fromTokenLogo: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .toTokenSymbol: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .toTokenContract: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .toTokenDecimals: FieldDefinition(.integer, .facts, onlyOf: .swap)
+        case .toAmount: FieldDefinition(.text, .facts, onlyOf: .swap)
+        case .minPayout: FieldDefinition(.text, .facts, onlyOf: .swap)
+        case .toChain: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .toTokenLogo: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .provider: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .route: FieldDefinition(.sharedText, .facts, onlyOf: .swap)
+        case .message: FieldDefinition(.text, .facts, onlyOf: .signature)
+        case .signature: FieldDefinition(.text, .facts, onlyOf: .signature)
+        case .factsTime: FieldDefinition(.stampTime, .facts)
+        case .factsReplica: FieldDefinition(.replica, .facts)
+        case .pendingTime: FieldDefinition(.stampTime, .pending)
+        case .pendingReplica: FieldDefinition(.replica, .pending)
+        case .terminalStatus: FieldDefinition(.sharedText, .terminal)
+        case .confirmedAtMs: FieldDefinition(.sinceTimestamp, .terminal)
+        case .failureReason: FieldDefinition(.sharedText, .terminal)
+        case .terminalTime: FieldDefinition(.stampTime, .terminal)
+        case .terminalReplica: FieldDefinition(.replica, .terminal)
+        case .lastCheckedAtMs: FieldDefinition(.sinceTimestamp, nil)
+        case .note: FieldDefinition(.text, .note)
+        case .noteTime: FieldDefinition(.stampTime, .note)
+        case .noteReplica: FieldDefinition(.replica, .note)
+        case .labels: FieldDefinition(.sharedText, .labels)
+        case .labelsTime: FieldDefinition(.stampTime, .labels)
+        case .labelsReplica: FieldDefinition(.replica, .labels)
+        case .hidden: FieldDefinition(.integer, .hidden)
+        case .hiddenTime: FieldDefinition(.stampTime, .hidden)
+        case .hiddenReplica: FieldDefinition(.replica, .hidden)
+        case .nonce: FieldDefinition(.integer, .facts, extraFact: .evmNonce)
+        case .replaces: FieldDefinition(.text, .facts, extraFact: .transactionHash)
+        case .inferredReason: FieldDefinition(.text, .inferred)
+        case .inferredTime: FieldDefinition(.stampTime, .inferred)
+        case .inferredReplica: FieldDefinition(.replica, .inferred)
+        case .blockNumber: FieldDefinition(.integer, .terminal)
+        case .feePaid: FieldDefinition(.text, .terminal)
+        case .replacedBy: FieldDefinition(.text, .terminal)
+        case .spends: FieldDefinition(.text, .facts, extraFact: .outpoints)
         }
     }
+
+    /// How a frame writes the field's value.
+    var encoding: FieldEncoding { definition.encoding }
 
     /// Whether the field's values repeat across records (a chain, a token, a sender, an app, a
     /// status): a stored frame refers to its ledger file's table of texts for them
@@ -88,46 +145,11 @@ package enum RecordField: Int, CaseIterable, Sendable {
 
     /// The register the field belongs to: a fact, a register's stamp or value, or
     /// `lastCheckedAt`, which is no register.
-    var register: RecordRegister? {
-        switch self {
-        case .factsTime, .factsReplica: .facts
-        case .pendingTime, .pendingReplica: .pending
-        case .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica, .blockNumber, .feePaid,
-            .replacedBy:
-            .terminal
-        case .inferredReason, .inferredTime, .inferredReplica: .inferred
-        case .lastCheckedAtMs: nil
-        case .note, .noteTime, .noteReplica: .note
-        case .labels, .labelsTime, .labelsReplica: .labels
-        case .hidden, .hiddenTime, .hiddenReplica: .hidden
-        case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
-            .appScheme, .method, .toAddress, .amount, .tokenSymbol, .tokenContract, .tokenDecimals, .tokenLogo,
-            .feeEstimate, .memo, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, .fromAmount, .fromChain,
-            .fromTokenLogo, .toTokenSymbol, .toTokenContract, .toTokenDecimals, .toAmount, .minPayout, .toChain,
-            .toTokenLogo, .provider, .route, .message, .signature, .nonce, .replaces, .spends:
-            .facts
-        }
-    }
+    var register: RecordRegister? { definition.register }
 
     /// How the field is checked if it is an extra fact: an optional fact with no property of its
     /// own in `TransactionFacts`, kept in `TransactionFacts.extras` under `key`.
-    var extraFact: ExtraFactRule? {
-        switch self {
-        case .nonce: .evmNonce
-        case .replaces: .transactionHash
-        case .spends: .outpoints
-        case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
-            .appScheme, .method, .toAddress, .amount, .tokenSymbol, .tokenContract, .tokenDecimals, .tokenLogo,
-            .feeEstimate, .memo, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, .fromAmount, .fromChain,
-            .fromTokenLogo, .toTokenSymbol, .toTokenContract, .toTokenDecimals, .toAmount, .minPayout, .toChain,
-            .toTokenLogo, .provider, .route, .message, .signature, .factsTime, .factsReplica, .pendingTime,
-            .pendingReplica, .terminalStatus, .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica,
-            .lastCheckedAtMs, .note, .noteTime, .noteReplica, .labels, .labelsTime, .labelsReplica, .hidden,
-            .hiddenTime, .hiddenReplica, .inferredReason, .inferredTime, .inferredReplica, .blockNumber,
-            .feePaid, .replacedBy:
-            nil
-        }
-    }
+    var extraFact: ExtraFactRule? { definition.extraFact }
 
     /// The extra facts, in field order.
     static let extraFacts = all.filter { $0.extraFact != nil }
@@ -145,24 +167,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
 
     /// The kind of record that alone has this fact, or `nil` for a fact of every record (and
     /// for the registers).
-    var onlyOf: TransactionKind? {
-        switch self {
-        case .toAddress, .amount, .tokenSymbol, .tokenContract, .tokenDecimals, .tokenLogo, .feeEstimate, .memo:
-            .send
-        case .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, .fromAmount, .fromChain, .fromTokenLogo,
-            .toTokenSymbol, .toTokenContract, .toTokenDecimals, .toAmount, .minPayout, .toChain, .toTokenLogo,
-            .provider, .route:
-            .swap
-        case .message, .signature: .signature
-        case .kind, .chain, .timestampMs, .txHash, .explorerUrl, .fiatValue, .fromAddress, .appDomain, .appUri,
-            .appScheme, .method, .factsTime, .factsReplica, .pendingTime, .pendingReplica, .terminalStatus,
-            .confirmedAtMs, .failureReason, .terminalTime, .terminalReplica, .lastCheckedAtMs, .note, .noteTime,
-            .noteReplica, .labels, .labelsTime, .labelsReplica, .hidden, .hiddenTime, .hiddenReplica, .nonce,
-            .replaces, .inferredReason, .inferredTime, .inferredReplica, .blockNumber, .feePaid, .replacedBy,
-            .spends:
-            nil
-        }
-    }
+    var onlyOf: TransactionKind? { definition.onlyOf }
 
     /// The fields of the app that asked for a signature or a transaction; v7 kept them once per
     /// app (its `app` table, which migration v8 reads).
