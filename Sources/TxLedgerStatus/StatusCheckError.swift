@@ -1,4 +1,5 @@
 import Foundation
+import TxLedgerCore
 
 /// Why a status check gave no answer. None of these ever changes a record's status: the record
 /// keeps its status, its `lastCheckedAt` moves, and the refresh summary reports the problem.
@@ -8,12 +9,10 @@ import Foundation
 /// app whose `switch` over `code` has a `default:` (Specs/errors.md).
 public struct StatusCheckError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is: a short word for scripts. Later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
-        public var description: String { rawValue }
 
         /// No answer within the request timeout.
         public static let timeout: Code = "timeout"

@@ -86,12 +86,10 @@ package struct StatusRegister: Hashable, Sendable {
 /// over it has a `default:`; Specs/errors.md) and the record's status, which stays.
 public struct StatusUpdateRefusal: Error, Hashable, Sendable {
     /// What kind of refusal it is: a stable name.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
-        public var description: String { rawValue }
 
         /// The record already has this status (and the same metadata).
         public static let alreadyAt: Code = "already_at"

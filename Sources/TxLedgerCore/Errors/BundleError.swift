@@ -10,12 +10,10 @@ import Foundation
 public struct BundleError: Error, Sendable {
     /// What kind of failure it is (Specs/errors.md): for bundles, the failure classes of the
     /// test vectors (bundle-format.md, "Reading"). Later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
-        public var description: String { rawValue }
 
         /// The file does not start with the bundle magic bytes (or is too short to).
         public static let notABundle: Code = "not_a_bundle"

@@ -19,12 +19,10 @@ import Foundation
 public struct LedgerError: Error, Sendable {
     /// What kind of failure it is: a stable name, for an app to branch on or to log; it never
     /// changes with the wording of the message. Later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
-        public var description: String { rawValue }
 
         /// A field of a record or a command argument is not acceptable. Nothing was written.
         public static let invalidInput: Code = "invalid_input"

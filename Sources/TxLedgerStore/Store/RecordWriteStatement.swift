@@ -2,31 +2,22 @@ import GRDB
 import GRDBSQLite
 import TxLedgerCore
 
-/// A statement of the record write path (insert, upsert, register update), prepared and run
-/// through the SQLite C API on the transaction's own connection (`Database.sqliteConnection`,
-/// which GRDB documents as suitable for it): a row's values are bound in place, nothing boxed
-/// per value. GRDB learns of the changes as its documentation says direct C calls must tell
-/// it, through `Database.notifyChanges(in:)` (`RecordStore` calls it once per transaction), so
-/// live observations see every write.
-final class RecordWriteStatement {
-    private let handle: OpaquePointer
-    private let sql: String
+/// A statement of the record write path (insert, upsert, register update): prepared once per
+/// connection by GRDB (`Database.cachedStatement`), and bound and stepped through the SQLite
+/// C API on its `sqliteStatement`, which GRDB documents as suitable for it: a row's values are
+/// bound in place, nothing boxed per value. GRDB learns of the changes as its documentation
+/// says direct C calls must tell it, through `Database.notifyChanges(in:)` (`RecordStore`
+/// calls it once per transaction), so live observations see every write. Nothing else runs
+/// these statements' SQL.
+struct RecordWriteStatement {
+    /// GRDB's statement, which owns the handle.
+    private let statement: Statement
+    private var handle: SQLiteStatement { statement.sqliteStatement }
 
-    /// Prepares `sql` on `db`'s connection, for as long as this statement lives.
+    /// The statement of `sql` on `db`'s connection, prepared on its first use there.
     init(_ db: Database, sql: String) throws {
-        guard let connection = db.sqliteConnection else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed", sql: sql)
-        }
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK, let statement else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: Self.message(connection), sql: sql)
-        }
-        handle = statement
-        self.sql = sql
+        statement = try db.cachedStatement(sql: sql)
     }
-
-    deinit { sqlite3_finalize(handle) }
 
     /// Runs the statement once with the values of `columns` of `row` bound to its parameters in
     /// order; the bindings are cleared before this returns.
@@ -40,7 +31,7 @@ final class RecordWriteStatement {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code),
                 message: Self.message(sqlite3_db_handle(handle)),
-                sql: sql
+                sql: statement.sql
             )
         }
     }
