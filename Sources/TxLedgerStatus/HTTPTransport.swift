@@ -24,13 +24,20 @@ public protocol HTTPTransport: Sendable {
 
 /// `HTTPTransport` over an ephemeral `URLSession`: no cookies, no cache, no credentials stored.
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    let session: URLSession
 
     public init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // `send` bounds each exchange by the request's own timeout (`RefreshConfiguration.timeout`);
+        // the session's idle timeout (60 s by default) must not cut a longer one short.
+        configuration.timeoutIntervalForRequest = Self.sessionTimeout
+        configuration.timeoutIntervalForResource = Self.sessionTimeout
         session = URLSession(configuration: configuration)
     }
+
+    /// The session's own timeouts: a week, so that only `send`'s bound applies.
+    static let sessionTimeout: TimeInterval = 7 * 24 * 60 * 60
 
     /// Bounds the whole exchange by `request.timeoutInterval` itself: URLSession's own timeout
     /// is an idle timeout, and on Linux it is not applied below a second.

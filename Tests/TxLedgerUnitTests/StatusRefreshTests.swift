@@ -233,6 +233,16 @@ import Testing
 
     // MARK: - Requests in flight
 
+    /// The refresher bounds each request by `RefreshConfiguration.timeout`; URLSession's idle
+    /// timeout (60 s by default) must not cut a longer one short: a check held back by the
+    /// bound below once timed out after a minute on one loaded core.
+    @Test func theSessionsOwnTimeoutsNeverCutARequestShort() {
+        let configuration = URLSessionTransport().session.configuration
+        #expect(configuration.timeoutIntervalForRequest == URLSessionTransport.sessionTimeout)
+        #expect(configuration.timeoutIntervalForResource == URLSessionTransport.sessionTimeout)
+        #expect(URLSessionTransport.sessionTimeout > TestLimits.hang)
+    }
+
     // A client that never reaches the bound leaves the probe holding its requests: the time
     // limit fails the test then.
     @Test(.timeLimit(.minutes(5)), arguments: [(5, 10, nil as Int?, 5), (5, 5, 2, 2), (3, 3, nil, 3)])
