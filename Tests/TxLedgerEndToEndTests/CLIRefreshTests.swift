@@ -35,7 +35,7 @@ struct CLIRefreshTests {
     @Test func onePassPrintsWhatChangedWhatIsPendingAndWhatWasNotChecked() async throws {
         let (rpc, esplora) = try await servers()
         let result = try await cli.run([
-            "refresh", "--timeout", "30", "--endpoint", "eth=\(rpc.url.absoluteString)",
+            "refresh", "--timeout", String(Int(TestLimits.hang)), "--endpoint", "eth=\(rpc.url.absoluteString)",
             "--endpoint", "bitcoin=\(esplora.url.absoluteString)",
         ])
         await rpc.stop()
@@ -59,7 +59,7 @@ struct CLIRefreshTests {
         try "# chain endpoints\n\nethereum=\(rpc.url.absoluteString)\n  bitcoin = \(esplora.url.absoluteString)\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         let result = try await cli.run([
-            "refresh", "--timeout", "30", "--vault", "vault-1", "--endpoints", file, "--json",
+            "refresh", "--timeout", String(Int(TestLimits.hang)), "--vault", "vault-1", "--endpoints", file, "--json",
         ])
         await rpc.stop()
         await esplora.stop()
@@ -83,7 +83,7 @@ struct CLIRefreshTests {
         await esplora.stop()
         let confirming = try await ChainServer.start { _ in .http(200, ChainResponses.esploraConfirmed) }
         let result = try await cli.run([
-            "refresh", "--timeout", "30", "--watch", "--endpoint", "ethereum=\(rpc.url.absoluteString)",
+            "refresh", "--timeout", String(Int(TestLimits.hang)), "--watch", "--endpoint", "ethereum=\(rpc.url.absoluteString)",
             "--endpoint", "bitcoin=\(confirming.url.absoluteString)",
         ])
         await rpc.stop()
@@ -115,7 +115,7 @@ struct CLIRefreshTests {
         #expect(!badLine.stderr.contains("SECRET"))
 
         let unreachable = try await cli.run([
-            "refresh", "--endpoint", "ethereum=http://127.0.0.1:1/v3/SECRET-KEY", "--timeout", "30",
+            "refresh", "--endpoint", "ethereum=http://127.0.0.1:1/v3/SECRET-KEY", "--timeout", String(Int(TestLimits.hang)),
         ])
         #expect(unreachable.status == 0)
         #expect(unreachable.stdout.contains("endpoint unreachable"))
@@ -136,7 +136,7 @@ struct CLIRefreshTests {
         }
         defer { Task { await rpc.stop() } }
         let endpoint = "ethereum=\(rpc.url.absoluteString)"
-        let refresh = ["refresh", "--vault", "vault-1", "--timeout", "30", "--endpoint", endpoint]
+        let refresh = ["refresh", "--vault", "vault-1", "--timeout", String(Int(TestLimits.hang)), "--endpoint", endpoint]
         let deep = try await cli.run(refresh + ["--confirmations", "1", "--confirmations", "eth=3"])
         #expect(deep.status == 0, "\(deep.stderr)")
         #expect(try await test.ledger.transaction(id: evm.id)?.status == .pending)
