@@ -72,7 +72,10 @@ struct ConcurrentProcessesTests {
             (13...24).flatMap { [send($0), ["note", Fixture.evmHash(100_000 + $0), "note \($0)"]] },
             bundles.map { ["import", $0, "--key-file", key] },
             (1...4).map { _ in
-                ["refresh", "--vault", "watched", "--timeout", String(Int(TestLimits.hang)), "--endpoint", "eth=\(rpc.url.absoluteString)"]
+                [
+                    "refresh", "--vault", "watched", "--timeout", String(Int(TestLimits.hang)), "--endpoint",
+                    "eth=\(rpc.url.absoluteString)",
+                ]
             },
         ]
         let results = try await withThrowingTaskGroup(of: [(arguments: [String], result: CLI.Result)].self) { group in

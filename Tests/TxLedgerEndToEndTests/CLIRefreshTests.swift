@@ -83,7 +83,8 @@ struct CLIRefreshTests {
         await esplora.stop()
         let confirming = try await ChainServer.start { _ in .http(200, ChainResponses.esploraConfirmed) }
         let result = try await cli.run([
-            "refresh", "--timeout", String(Int(TestLimits.hang)), "--watch", "--endpoint", "ethereum=\(rpc.url.absoluteString)",
+            "refresh", "--timeout", String(Int(TestLimits.hang)), "--watch", "--endpoint",
+            "ethereum=\(rpc.url.absoluteString)",
             "--endpoint", "bitcoin=\(confirming.url.absoluteString)",
         ])
         await rpc.stop()
@@ -115,7 +116,8 @@ struct CLIRefreshTests {
         #expect(!badLine.stderr.contains("SECRET"))
 
         let unreachable = try await cli.run([
-            "refresh", "--endpoint", "ethereum=http://127.0.0.1:1/v3/SECRET-KEY", "--timeout", String(Int(TestLimits.hang)),
+            "refresh", "--endpoint", "ethereum=http://127.0.0.1:1/v3/SECRET-KEY", "--timeout",
+            String(Int(TestLimits.hang)),
         ])
         #expect(unreachable.status == 0)
         #expect(unreachable.stdout.contains("endpoint unreachable"))
@@ -136,7 +138,9 @@ struct CLIRefreshTests {
         }
         defer { Task { await rpc.stop() } }
         let endpoint = "ethereum=\(rpc.url.absoluteString)"
-        let refresh = ["refresh", "--vault", "vault-1", "--timeout", String(Int(TestLimits.hang)), "--endpoint", endpoint]
+        let refresh = [
+            "refresh", "--vault", "vault-1", "--timeout", String(Int(TestLimits.hang)), "--endpoint", endpoint,
+        ]
         let deep = try await cli.run(refresh + ["--confirmations", "1", "--confirmations", "eth=3"])
         #expect(deep.status == 0, "\(deep.stderr)")
         #expect(try await test.ledger.transaction(id: evm.id)?.status == .pending)
