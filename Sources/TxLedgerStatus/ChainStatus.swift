@@ -46,7 +46,7 @@ public enum ChainStatus: Hashable, Sendable {
     private static func checked(_ update: StatusUpdate) throws -> StatusUpdate {
         do {
             return try update.validated()
-        } catch let error as LedgerError where error.field == "blockNumber" {
+        } catch let error as LedgerError where error.field == RecordField.blockNumber.key {
             throw StatusCheckError.malformedResponse("a block number above 2^63 − 1")
         } catch {
             throw StatusCheckError.malformedResponse("a confirmation time outside 1970–9999")

@@ -92,13 +92,19 @@ struct CLITests {
             try await cli.run(base + ["--hash", hash, "--at", "2025-07-01T12:01:00Z", "--replaces", original]).status
                 == 0
         )
-        #expect(try await cli.run(["status", hash, "confirmed", "--block", "100", "--fee-paid", "0.0004"]).status == 0)
+        let twice = try await cli.run(["status", hash, "confirmed", "--block", "100", "--detail", "blockNumber=100"])
+        #expect(twice.status == 65 && twice.stderr.contains("blockNumber"))
+        #expect(try await cli.run(["status", hash, "confirmed", "--detail", "gasUsed=1"]).status == 65)
+        #expect(
+            try await cli.run(["status", hash, "confirmed", "--block", "100", "--detail", "feePaid=0.0004"]).status == 0
+        )
 
         let replaced = try await cli.run(["show", original, "--json"]).stdout
         #expect(replaced.contains("\"replacedBy\" : \"\(hash)\"") && replaced.contains("\"status\" : \"failed\""))
         let speedUp = try await cli.run(["show", hash, "--json"]).stdout
         #expect(speedUp.contains("\"replaces\" : \"\(original)\"") && speedUp.contains("\"feePaid\" : \"0.0004\""))
         #expect(try await cli.run(["show", original]).stdout.contains("replaced by: \(hash)\n"))
+        #expect(try await cli.run(["show", hash]).stdout.contains("block number: 100\n"))
 
         let listed = try await cli.run(["list", "--vault", "main"]).stdout
         #expect(listed.contains("replaces \(HistoryText.truncated(original))"))

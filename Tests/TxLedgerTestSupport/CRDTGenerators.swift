@@ -26,20 +26,8 @@ enum CRDTGen {
         let block = stamp.counter == 1 ? UInt64(stamp.millis) : nil
         let fee = stamp.replica.rawValue == 1 ? try! DecimalAmount("0.00\(stamp.millis)") : nil
         return (stamp.time + stamp.replica.rawValue) % 2 == 0
-            ? StatusUpdate(
-                checked: .confirmed,
-                confirmedAt: Date(millis: stamp.millis * 1000),
-                failureReason: nil,
-                blockNumber: block,
-                feePaid: fee
-            )
-            : StatusUpdate(
-                checked: .failed,
-                confirmedAt: nil,
-                failureReason: "reason \(stamp)",
-                blockNumber: block,
-                feePaid: fee
-            )
+            ? StatusUpdate.confirmed(at: Date(millis: stamp.millis * 1000), block: block, feePaid: fee)
+            : StatusUpdate.failed(reason: "reason \(stamp)", block: block, feePaid: fee)
     }
 
     /// Status registers with every part present or not: pending, a proof, an inference.

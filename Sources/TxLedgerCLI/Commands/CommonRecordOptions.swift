@@ -58,13 +58,7 @@ struct CommonRecordOptions: ParsableArguments {
         var extras: [String: String] = [:]
         if let replaces { extras["replaces"] = replaces }
         if !spends.isEmpty { extras["spends"] = spends.joined(separator: ",") }
-        for fact in extraFacts {
-            guard let equals = fact.firstIndex(of: "="), extras[String(fact[..<equals])] == nil else {
-                throw ValidationError("--fact takes KEY=VALUE, each key once: '\(fact.prefix(60))'")
-            }
-            extras[String(fact[..<equals])] = String(fact[fact.index(after: equals)...])
-        }
-        return extras
+        return try KeyValueArguments.parse(extraFacts, option: "--fact", adding: extras)
     }
 }
 

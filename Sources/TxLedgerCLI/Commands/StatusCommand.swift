@@ -21,6 +21,14 @@ struct StatusCommand: LedgerCommand {
         )
     )
     var feePaid: String?
+    @Option(
+        name: .customLong("detail"),
+        help: ArgumentHelp(
+            "A status detail, KEY=VALUE; repeatable (keys: \(StatusUpdate.detailKeys.joined(separator: ", "))).",
+            valueName: "key=value"
+        )
+    )
+    var details: [String] = []
 
     func run(on ledger: Ledger) async throws {
         let update = try StatusUpdate(
@@ -28,7 +36,8 @@ struct StatusCommand: LedgerCommand {
             confirmedAt: try at.map { try ISO8601.date(from: $0, field: "at") },
             failureReason: reason,
             blockNumber: block,
-            feePaid: try feePaid.map { try DecimalAmount($0, field: "fee-paid") }
+            feePaid: try feePaid.map { try DecimalAmount($0, field: "fee-paid") },
+            details: try KeyValueArguments.parse(details, option: "--detail")
         )
         let record = try await ledger.resolve(idOrHash)
         let result = try await ledger.updateStatus(record.id, to: update)

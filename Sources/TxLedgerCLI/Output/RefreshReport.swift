@@ -12,9 +12,9 @@ struct RefreshReport: Encodable {
         let status: String
         let confirmedAt: String?
         let failureReason: String?
-        let blockNumber: UInt64?
-        let feePaid: String?
-        let replacedBy: String?
+        /// The status details by key (`blockNumber`, `feePaid`, `replacedBy`), each written as
+        /// a record's JSON writes it.
+        let details: [String: String]
         /// `proof` or `inference`, for a confirmed or failed record.
         let statusEvidence: String?
         /// For records not checked: a `StatusCheckError.code` and its description.
@@ -31,9 +31,7 @@ struct RefreshReport: Encodable {
             status = r.status.rawValue
             confirmedAt = r.confirmedAt.map(ISO8601.string(from:))
             failureReason = r.failureReason
-            blockNumber = r.blockNumber
-            feePaid = r.feePaid?.string
-            replacedBy = r.replacedBy
+            details = r.statusUpdate.details
             statusEvidence = r.statusEvidence?.rawValue
             if case let .notChecked(error) = result.outcome {
                 problem = error.code.rawValue
@@ -42,6 +40,27 @@ struct RefreshReport: Encodable {
                 problem = nil
                 detail = nil
             }
+        }
+
+        private enum Key: String, CodingKey {
+            case id, chain, kind, txHash, previousStatus, status, confirmedAt, failureReason, statusEvidence, problem
+            case detail
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(chain, forKey: .chain)
+            try c.encode(kind, forKey: .kind)
+            try c.encodeIfPresent(txHash, forKey: .txHash)
+            try c.encode(previousStatus, forKey: .previousStatus)
+            try c.encode(status, forKey: .status)
+            try c.encodeIfPresent(confirmedAt, forKey: .confirmedAt)
+            try c.encodeIfPresent(failureReason, forKey: .failureReason)
+            try RecordField.encode(RecordField.statusDetails, details, to: encoder)
+            try c.encodeIfPresent(statusEvidence, forKey: .statusEvidence)
+            try c.encodeIfPresent(problem, forKey: .problem)
+            try c.encodeIfPresent(detail, forKey: .detail)
         }
     }
 

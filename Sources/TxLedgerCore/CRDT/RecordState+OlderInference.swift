@@ -5,14 +5,13 @@ extension RecordState {
     static let olderInferencePrefix = "dropped or replaced: nonce "
 
     /// This state as this version keeps it: a failure whose reason begins with
-    /// `olderInferencePrefix`, with no block, fee paid or replacement, moves with its stamp
+    /// `olderInferencePrefix`, with no status detail (block, fee paid, replacement), moves with its stamp
     /// to the inferred register, so that any proof overturns it. Applied to what bundle
     /// formats 1–3 and schema v7 hold, which know no evidence; the same data converts the
     /// same on every device, so they still converge.
     package var withOlderInference: RecordState {
         guard let terminal = status.terminal, status.inferred == nil, terminal.newerFields.isEmpty,
-            terminal.value.status == .failed, terminal.value.blockNumber == nil, terminal.value.feePaid == nil,
-            terminal.value.replacedBy == nil,
+            terminal.value.status == .failed, terminal.value.details.isEmpty,
             let reason = terminal.value.failureReason, reason.hasPrefix(Self.olderInferencePrefix)
         else { return self }
         var state = self

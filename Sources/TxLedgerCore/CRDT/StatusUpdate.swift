@@ -11,20 +11,30 @@ public struct StatusUpdate: Hashable, Sendable {
     public let status: TransactionStatus
     public let confirmedAt: Date?
     public let failureReason: String?
-    /// The block (height, slot) that holds the transaction; only for a proven terminal status.
-    public let blockNumber: UInt64?
-    /// The fee actually paid, in the chain's native unit; only for a proven terminal status.
-    public let feePaid: DecimalAmount?
-    /// The hash of the transaction that took this one's place; only for a proven failure.
-    public let replacedBy: String?
+    /// The status details by key: optional values of a proven outcome, each one entry of the
+    /// field list (Specs/schema.md, "Status details"), as text; the typed accessors below
+    /// read them.
+    public let details: [String: String]
     /// How the terminal status was learned (`.proof` for every other status): an inference is
     /// shown only while nothing is proven (Specs/crdt.md, "Status").
     public let evidence: StatusEvidence
 
+    /// The keys `details` may hold.
+    public static let detailKeys = RecordField.statusDetails.map(\.key)
+
+    /// The block (height, slot) that holds the transaction; only for a proven terminal status.
+    public var blockNumber: UInt64? { details[RecordField.blockNumber.key].flatMap { UInt64($0) } }
+    /// The fee actually paid, in the chain's native unit; only for a proven terminal status.
+    public var feePaid: DecimalAmount? { details[RecordField.feePaid.key].map(DecimalAmount.init(checked:)) }
+    /// The hash of the transaction that took this one's place; only for a proven failure.
+    public var replacedBy: String? { details[RecordField.replacedBy.key] }
+
+    /// - Parameter details: status details by key (`detailKeys`), beside those given by name.
     /// - Throws: `LedgerError.invalidInput` if `confirmedAt` comes with a status other than
-    ///   confirmed, `failureReason` with a status other than failed, `blockNumber` or `feePaid`
-    ///   with a status that is not terminal or with an inference, an inference of a status other
-    ///   than failed or without a reason, or a value out of range.
+    ///   confirmed, `failureReason` with a status other than failed, a detail with a status or
+    ///   evidence its rule does not admit (`blockNumber` and `feePaid` come only with a proven
+    ///   terminal status, `replacedBy` only with a proven failure), an inference of a status
+    ///   other than failed or without a reason, an unknown detail, or a value out of range.
     public init(
         _ status: TransactionStatus,
         confirmedAt: Date? = nil,
@@ -32,6 +42,7 @@ public struct StatusUpdate: Hashable, Sendable {
         blockNumber: UInt64? = nil,
         feePaid: DecimalAmount? = nil,
         replacedBy: String? = nil,
+        details: [String: String] = [:],
         evidence: StatusEvidence = .proof
     ) throws {
         func refuse(_ field: String, _ reason: String) -> LedgerError {
@@ -49,24 +60,27 @@ public struct StatusUpdate: Hashable, Sendable {
         if evidence == .inference, failureReason == nil {
             throw refuse("failureReason", "an inferred failure says what it was inferred from")
         }
-        for (field, present) in [("blockNumber", blockNumber != nil), ("feePaid", feePaid != nil)] where present {
-            guard status.isTerminal, evidence == .proof else {
-                throw refuse(field, "only a proven confirmation or failure has one")
-            }
+        var given = details
+        for (key, value) in Self.details(block: blockNumber, feePaid: feePaid, replacedBy: replacedBy) {
+            guard given.updateValue(value, forKey: key) == nil else { throw refuse(key, "is given twice") }
         }
-        if replacedBy != nil, status != .failed || evidence != .proof {
-            throw refuse("replacedBy", "only a proven failure is replaced by another transaction")
+        if let unknown = given.keys.sorted().first(where: { !Self.detailKeys.contains($0) }) {
+            throw refuse(
+                String(unknown.prefix(40)),
+                "is not a status detail (\(Self.detailKeys.joined(separator: ", ")))"
+            )
         }
-        if let blockNumber, blockNumber > UInt64(Int64.max) {
-            throw refuse("blockNumber", "\(blockNumber) is out of range")
+        var checked: [String: String] = [:]
+        for field in RecordField.statusDetails {
+            guard let value = given[field.key], let rule = field.statusDetail else { continue }
+            guard rule.admits(status, evidence) else { throw refuse(field.key, rule.refusal) }
+            checked[field.key] = try rule.validated(value, key: field.key)
         }
         self.init(
             checked: status,
             confirmedAt: try confirmedAt.map { Date(millis: try Date.validatedMillis($0, field: "confirmedAt")) },
             failureReason: try TextField.text(max: 4096).validate(failureReason, field: "failureReason"),
-            blockNumber: blockNumber,
-            feePaid: feePaid,
-            replacedBy: try TextField.identifier.validate(replacedBy, field: "replacedBy"),
+            details: checked,
             evidence: evidence
         )
     }
@@ -76,18 +90,23 @@ public struct StatusUpdate: Hashable, Sendable {
         checked status: TransactionStatus,
         confirmedAt: Date? = nil,
         failureReason: String? = nil,
-        blockNumber: UInt64? = nil,
-        feePaid: DecimalAmount? = nil,
-        replacedBy: String? = nil,
+        details: [String: String] = [:],
         evidence: StatusEvidence = .proof
     ) {
         self.status = status
         self.confirmedAt = confirmedAt
         self.failureReason = failureReason
-        self.blockNumber = blockNumber
-        self.feePaid = feePaid
-        self.replacedBy = replacedBy
+        self.details = details
         self.evidence = evidence
+    }
+
+    /// The details given by name, by key.
+    private static func details(block: UInt64?, feePaid: DecimalAmount?, replacedBy: String?) -> [String: String] {
+        var details: [String: String] = [:]
+        details[RecordField.blockNumber.key] = block.map { String($0) }
+        details[RecordField.feePaid.key] = feePaid?.string
+        details[RecordField.replacedBy.key] = replacedBy
+        return details
     }
 
     public static let pending = StatusUpdate(checked: .pending)
@@ -103,7 +122,11 @@ public struct StatusUpdate: Hashable, Sendable {
     )
         -> StatusUpdate
     {
-        StatusUpdate(checked: .confirmed, confirmedAt: date, blockNumber: block, feePaid: feePaid)
+        StatusUpdate(
+            checked: .confirmed,
+            confirmedAt: date,
+            details: details(block: block, feePaid: feePaid, replacedBy: nil)
+        )
     }
 
     /// Failed, proven (a revert, an error code, the user's word), with the chain's or the
@@ -118,9 +141,7 @@ public struct StatusUpdate: Hashable, Sendable {
         StatusUpdate(
             checked: .failed,
             failureReason: reason,
-            blockNumber: block,
-            feePaid: feePaid,
-            replacedBy: replacedBy
+            details: details(block: block, feePaid: feePaid, replacedBy: replacedBy)
         )
     }
 
@@ -130,25 +151,23 @@ public struct StatusUpdate: Hashable, Sendable {
         StatusUpdate(checked: .failed, failureReason: reason, evidence: .inference)
     }
 
-    /// This update checked for a record of `chain`: `validated()`, with `replacedBy` in the
-    /// chain's canonical hash form.
+    /// This update checked for a record of `chain`: `validated()`, with each detail in its
+    /// canonical form for the chain (`replacedBy` a hash of the chain).
     /// - Throws: `LedgerError.invalidInput` as `init` does, or for a `replacedBy` that is not
     ///   a hash of `chain`.
     package func validated(for chain: Chain) throws -> StatusUpdate {
         let update = try validated()
-        guard let hash = update.replacedBy else { return update }
-        let canonical: String
-        do {
-            canonical = try chain.normalizedTxHash(hash)
-        } catch let error as LedgerError where error.code == .invalidInput {
-            throw LedgerError.invalidInput(field: "replacedBy", reason: error.reason ?? "", underlying: error)
+        var details: [String: String] = [:]
+        for field in RecordField.statusDetails {
+            guard let value = update.details[field.key], let rule = field.statusDetail else { continue }
+            details[field.key] = try rule.canonical(value, key: field.key, chain: chain)
         }
         return StatusUpdate(
             checked: update.status,
+            confirmedAt: update.confirmedAt,
             failureReason: update.failureReason,
-            blockNumber: update.blockNumber,
-            feePaid: update.feePaid,
-            replacedBy: canonical
+            details: details,
+            evidence: update.evidence
         )
     }
 
@@ -159,9 +178,7 @@ public struct StatusUpdate: Hashable, Sendable {
             status,
             confirmedAt: confirmedAt,
             failureReason: failureReason,
-            blockNumber: blockNumber,
-            feePaid: feePaid,
-            replacedBy: replacedBy,
+            details: details,
             evidence: evidence
         )
     }

@@ -28,12 +28,12 @@ extension String: TieBreakable {
 }
 
 /// The terminal register's value, a proven outcome (its evidence, always proof there, is not
-/// in the key): the status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its milliseconds
-/// as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8); then, only if
-/// the block, the fee paid or the replacing hash is present, a zero byte (a reason holds none,
-/// so the key stays unambiguous), the block (absent: 0; else 1 and 8 big-endian bytes), the fee
-/// paid (absent: 0; else 1, its UTF-8 and a zero byte) and the replacing hash (absent: 0; else 1
-/// and its UTF-8).
+/// in the key): the status name and a zero byte, then `confirmedAt` (absent: 0; else 1 and its
+/// milliseconds as 8 big-endian bytes), then `failureReason` (absent: 0; else 1 and its UTF-8);
+/// then, only if a status detail is present, a zero byte (a reason holds none, so the key stays
+/// unambiguous) and each status detail in field order (`blockNumber`, `feePaid`, `replacedBy`):
+/// absent 0; else 1 and its value, an integer as 8 big-endian bytes, a text as its UTF-8
+/// followed by a zero byte but for the last detail's.
 extension StatusUpdate: TieBreakable {
     package var tieBreakKey: [UInt8] {
         var key = Array(status.rawValue.utf8) + [0]
@@ -44,16 +44,24 @@ extension StatusUpdate: TieBreakable {
             key.append(0)
         }
         key += failureReason.map { [1] + Array($0.utf8) } ?? [0]
-        guard blockNumber != nil || feePaid != nil || replacedBy != nil else { return key }
+        guard !details.isEmpty else { return key }
         key.append(0)
-        if let blockNumber {
+        for field in RecordField.statusDetails {
+            guard let value = details[field.key] else {
+                key.append(0)
+                continue
+            }
             key.append(1)
-            key.appendBigEndian(blockNumber, width: 8)
-        } else {
-            key.append(0)
+            guard field.encoding == .integer else {
+                key += Array(value.utf8)
+                if field != RecordField.statusDetails.last { key.append(0) }
+                continue
+            }
+            guard let number = UInt64(value) else {
+                preconditionFailure("\(field.name) holds '\(value)': its rule admits whole numbers only")
+            }
+            key.appendBigEndian(number, width: 8)
         }
-        key += feePaid.map { [1] + Array($0.string.utf8) + [0] } ?? [0]
-        key += replacedBy.map { [1] + Array($0.utf8) } ?? [0]
         return key
     }
 }

@@ -24,6 +24,11 @@ public struct DecimalAmount: Hashable, Sendable, CustomStringConvertible {
         self.string = string
     }
 
+    /// An amount this package has already checked (a kept status detail).
+    init(checked string: String) {
+        self.string = string
+    }
+
     /// The amount a `Decimal` holds (an app's own amounts), written out in plain digits: no
     /// binary floating point on the way.
     /// - Throws: `LedgerError.invalidInput` naming `field` for a negative value, NaN, or more

@@ -2,8 +2,9 @@ import Foundation
 
 /// The library's JSON shape of a record: one flat object with camelCase fields (as in
 /// vault-transaction-history.md), instants as ISO 8601 UTC strings, amounts as decimal
-/// strings, absent fields omitted. `Specs/schema.md` lists every field; an extra fact is a
-/// string under its key (`TransactionFacts.extraKeys`). Decoding validates exactly as the
+/// strings, absent fields omitted. `Specs/schema.md` lists every field; an extra fact or a
+/// status detail is a string (an integer field's a number) under its key
+/// (`TransactionFacts.extraKeys`, `StatusUpdate.detailKeys`). Decoding validates exactly as the
 /// Swift initializers do; an `id`, if present, must be the derived one.
 extension TransactionRecord: Codable {
     enum Key: String, CodingKey {
@@ -11,8 +12,7 @@ extension TransactionRecord: Codable {
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
-        case confirmedAt, failureReason, blockNumber, feePaid, replacedBy, statusEvidence, lastCheckedAt, note, labels,
-            hidden
+        case confirmedAt, failureReason, statusEvidence, lastCheckedAt, note, labels, hidden
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -56,23 +56,13 @@ extension TransactionRecord: Codable {
         }
         try c.encodeIfPresent(confirmedAt.map(ISO8601.string(from:)), forKey: .confirmedAt)
         try c.encodeIfPresent(failureReason, forKey: .failureReason)
-        try c.encodeIfPresent(blockNumber, forKey: .blockNumber)
-        try c.encodeIfPresent(feePaid?.string, forKey: .feePaid)
-        try c.encodeIfPresent(replacedBy, forKey: .replacedBy)
         try c.encodeIfPresent(statusEvidence, forKey: .statusEvidence)
         try c.encodeIfPresent(lastCheckedAt.map(ISO8601.string(from:)), forKey: .lastCheckedAt)
         try c.encodeIfPresent(note, forKey: .note)
         if !labels.isEmpty { try c.encode(labels, forKey: .labels) }
         if hidden { try c.encode(true, forKey: .hidden) }
-        var extras = encoder.container(keyedBy: ExtraKey.self)
-        for field in RecordField.extraFacts {
-            guard let value = f.extras[field.key] else { continue }
-            if field.encoding == .integer, let number = UInt64(value) {
-                try extras.encode(number, forKey: ExtraKey(field.key))
-            } else {
-                try extras.encode(value, forKey: ExtraKey(field.key))
-            }
-        }
+        try RecordField.encode(RecordField.statusDetails, statusUpdate.details, to: encoder)
+        try RecordField.encode(RecordField.extraFacts, f.extras, to: encoder)
     }
 
     public init(from decoder: Decoder) throws {
@@ -98,18 +88,6 @@ extension TransactionRecord: Codable {
                 )
             }
             return try Token(from: try c.superDecoder(forKey: key), field: key.rawValue)
-        }
-
-        func unsigned(_ key: Key) throws -> UInt64? {
-            do {
-                return try c.decodeIfPresent(UInt64.self, forKey: key)
-            } catch {
-                throw LedgerError.invalidInput(
-                    field: key.rawValue,
-                    reason: ExtraFactRule.wholeNumber,
-                    underlying: error
-                )
-            }
         }
 
         let chain = try Chain(parsing: try required(.chain))
@@ -150,20 +128,6 @@ extension TransactionRecord: Codable {
                 try SignatureDetails(message: try required(.message), signature: try string(.signature))
             )
         }
-        let extraValues = try decoder.container(keyedBy: ExtraKey.self)
-        var extras: [String: String] = [:]
-        for field in RecordField.extraFacts {
-            let key = ExtraKey(field.key)
-            guard field.encoding == .integer else {
-                extras[field.key] = try extraValues.decodeIfPresent(String.self, forKey: key)
-                continue
-            }
-            do {
-                extras[field.key] = try extraValues.decodeIfPresent(UInt64.self, forKey: key).map { String($0) }
-            } catch {
-                throw LedgerError.invalidInput(field: field.key, reason: ExtraFactRule.wholeNumber, underlying: error)
-            }
-        }
         let facts = try TransactionFacts(
             vaultId: try required(.vaultId),
             chain: chain,
@@ -178,7 +142,7 @@ extension TransactionRecord: Codable {
                 try AppMetadata(domain: $0.domain, uri: $0.uri, scheme: $0.scheme)
             },
             method: try string(.method),
-            extras: extras,
+            extras: try RecordField.decode(RecordField.extraFacts, from: decoder),
             details: details
         )
         if let id = try string(.id), TransactionID(id) != facts.id {
@@ -194,9 +158,7 @@ extension TransactionRecord: Codable {
                 status,
                 confirmedAt: try date(.confirmedAt),
                 failureReason: try string(.failureReason),
-                blockNumber: try unsigned(.blockNumber),
-                feePaid: try amount(.feePaid),
-                replacedBy: try string(.replacedBy),
+                details: try RecordField.decode(RecordField.statusDetails, from: decoder),
                 evidence: try string(.statusEvidence).map { text in
                     try StatusEvidence(rawValue: text).orThrow(
                         .invalidInput(field: "statusEvidence", reason: "must be proof or inference")
@@ -209,16 +171,6 @@ extension TransactionRecord: Codable {
             hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false
         )
     }
-}
-
-/// The key of an extra fact in a record's JSON: its `RecordField.key`.
-private struct ExtraKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ key: String) { stringValue = key }
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) { nil }
 }
 
 private struct AppJSON: Codable {

@@ -27,8 +27,18 @@ package struct RecordColumn: Sendable {
         self.text = text
     }
 
+    /// The column of a field kept by key (a status detail, an extra fact): its spec name, its
+    /// words, its text as kept.
+    private static func keyed(
+        _ field: RecordField,
+        _ values: @escaping @Sendable (TransactionRecord) -> [String: String]
+    ) -> RecordColumn {
+        RecordColumn(field.name, field.words, [field]) { values($0)[field.key] }
+    }
+
     /// Every column, in the CSV export's order: the columns of the first exports first (their
-    /// places never change), then the extra facts, then the rest of the record's fields.
+    /// places never change; the status details among them), then the extra facts, then the
+    /// rest of the record's fields.
     package static let all: [RecordColumn] =
         [
             RecordColumn("date", "time", [.timestampMs]) { ISO8601.string(from: $0.timestamp) },
@@ -58,14 +68,10 @@ package struct RecordColumn: Sendable {
             RecordColumn("note", "note", [.note]) { $0.note },
             RecordColumn("labels", "labels", [.labels]) { $0.labels.isEmpty ? nil : $0.labels.joined(separator: "; ") },
             RecordColumn("id", "id", []) { $0.id.rawValue },
-            RecordColumn("block_number", "block", [.blockNumber]) { $0.blockNumber.map { String($0) } },
-            RecordColumn("fee_paid", "fee paid", [.feePaid]) { $0.feePaid?.string },
-            RecordColumn("replaced_by", "replaced by", [.replacedBy]) { $0.replacedBy },
-            RecordColumn("status_evidence", "evidence", []) { $0.statusEvidence?.rawValue },
         ]
-        + RecordField.extraFacts.map { field in
-            RecordColumn(field.name, field.key, [field]) { $0.facts.extras[field.key] }
-        }
+        + RecordField.statusDetails.map { field in keyed(field) { $0.statusUpdate.details } }
+        + [RecordColumn("status_evidence", "evidence", []) { $0.statusEvidence?.rawValue }]
+        + RecordField.extraFacts.map { field in keyed(field) { $0.facts.extras } }
         + [
             RecordColumn("method", "method", [.method]) { $0.method },
             RecordColumn("app_domain", "app domain", [.appDomain]) { $0.app?.domain },

@@ -6,7 +6,10 @@
 /// case here and one line in `definition` with its `ExtraFactRule` (a typed one adds an
 /// accessor in `TransactionFacts`), and its spec lines: it is then kept in
 /// `TransactionFacts.extras`, and bundles, the store, JSON, CSV, `show` and the CLI's `--fact`
-/// carry it (`nonce`, `replaces`, `spends`).
+/// carry it (`nonce`, `replaces`, `spends`). A new status detail of a proven outcome is the
+/// same with its `StatusDetailRule` and an accessor in `StatusUpdate`: it is kept in
+/// `StatusUpdate.details` and carried by the same formats, the terminal register's tie-break
+/// key and `status --detail` (`blockNumber`, `feePaid`, `replacedBy`).
 ///
 /// Numbers are never reused nor renumbered: a new field takes the next number, and fields
 /// above the last one known are a newer version's (`NewerFields`).
@@ -125,9 +128,9 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .inferredReason: FieldDefinition(.text, .inferred)
         case .inferredTime: FieldDefinition(.stampTime, .inferred)
         case .inferredReplica: FieldDefinition(.replica, .inferred)
-        case .blockNumber: FieldDefinition(.integer, .terminal)
-        case .feePaid: FieldDefinition(.text, .terminal)
-        case .replacedBy: FieldDefinition(.text, .terminal)
+        case .blockNumber: FieldDefinition(.integer, .terminal, statusDetail: .blockHeight)
+        case .feePaid: FieldDefinition(.text, .terminal, statusDetail: .nativeAmount)
+        case .replacedBy: FieldDefinition(.text, .terminal, statusDetail: .replacingHash)
         case .spends: FieldDefinition(.text, .facts, extraFact: .outpoints)
         }
     }
@@ -154,9 +157,20 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// The extra facts, in field order.
     static let extraFacts = all.filter { $0.extraFact != nil }
 
-    /// The field's key in a record's JSON and in `TransactionFacts.extras`: the case name
-    /// (`replaces`), where `name` is the spec's snake case.
+    /// How the field is checked if it is a status detail: an optional value of a proven
+    /// outcome, kept in `StatusUpdate.details` under `key`.
+    var statusDetail: StatusDetailRule? { definition.statusDetail }
+
+    /// The status details, in field order.
+    package static let statusDetails = all.filter { $0.statusDetail != nil }
+
+    /// The field's key in a record's JSON, in `TransactionFacts.extras` and in
+    /// `StatusUpdate.details`: the case name (`blockNumber`), where `name` is the spec's snake
+    /// case.
     package var key: String { Self.keys[rawValue - 1] }
+
+    /// The field's words for people (`txledger show`): its name with spaces (`block number`).
+    package var words: String { name.replacingOccurrences(of: "_", with: " ") }
 
     /// Built once: `String(describing:)` of a case goes through reflection, and hot paths ask
     /// for keys of every record (`replaces`, the extra facts).

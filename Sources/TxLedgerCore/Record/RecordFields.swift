@@ -44,16 +44,17 @@ package struct RecordFields: Sendable {
         }
     }
 
-    /// An extra fact's value as `TransactionFacts.extras` keeps it: a text field's text, an
-    /// integer field's number in decimal (`nonce`).
+    /// The value of a field kept by key, as text (an extra fact in `TransactionFacts.extras`, a
+    /// status detail in `StatusUpdate.details`): a text field's text, an integer field's number
+    /// in decimal (`nonce`, `blockNumber`).
     /// - Throws: `LedgerError.invalidInput` if it holds a value of the other type.
-    func extra(_ field: RecordField) throws -> String? {
+    func keyed(_ field: RecordField) throws -> String? {
         field.encoding == .integer ? try integer(field).map { String($0) } : try text(field)
     }
 
-    /// Sets an extra fact from `TransactionFacts.extras`, whose rule admitted it: an integer
-    /// field's decimal text as its number.
-    mutating func setExtra(_ field: RecordField, _ value: String?) {
+    /// Sets a field kept by key from its text, which its rule admitted: an integer field's
+    /// decimal text as its number.
+    mutating func setKeyed(_ field: RecordField, _ value: String?) {
         guard let value else {
             self[field] = nil
             return
@@ -63,7 +64,7 @@ package struct RecordFields: Sendable {
             return
         }
         guard let number = Int64(value) else {
-            preconditionFailure("extra fact \(field.name) holds '\(value)': its rule admits whole numbers only")
+            preconditionFailure("\(field.name) holds '\(value)': its rule admits whole numbers only")
         }
         self[field] = .integer(number)
     }

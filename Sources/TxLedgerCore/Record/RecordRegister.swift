@@ -21,7 +21,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
     var values: [RecordField] {
         switch self {
         case .facts, .pending: []
-        case .terminal: [.terminalStatus, .confirmedAtMs, .failureReason, .blockNumber, .feePaid, .replacedBy]
+        case .terminal: [.terminalStatus, .confirmedAtMs, .failureReason] + RecordField.statusDetails
         case .note: [.note]
         case .labels: [.labels]
         case .hidden: [.hidden]

@@ -28,7 +28,7 @@ extension RecordState {
         set(.appUri, facts.app?.uri)
         set(.appScheme, facts.app?.scheme)
         set(.method, facts.method)
-        for field in RecordField.extraFacts { fields.setExtra(field, facts.extras[field.key]) }
+        for field in RecordField.extraFacts { fields.setKeyed(field, facts.extras[field.key]) }
         switch facts.details {
         case let .send(send):
             set(.toAddress, send.toAddress)
@@ -60,9 +60,7 @@ extension RecordState {
             set(.terminalStatus, terminal.value.status.rawValue)
             set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
             set(.failureReason, terminal.value.failureReason)
-            set(.blockNumber, terminal.value.blockNumber.map { Int64($0) })
-            set(.feePaid, terminal.value.feePaid?.string)
-            set(.replacedBy, terminal.value.replacedBy)
+            for field in RecordField.statusDetails { fields.setKeyed(field, terminal.value.details[field.key]) }
         }
         if let inferred = status.inferred {
             stamp(.inferred, inferred.stamp)
@@ -110,14 +108,6 @@ extension RecordState {
                 decimals: try fields.integer(decimals).map { try Self.int($0, decimals) },
                 field: name
             )
-        }
-        func unsigned(_ field: RecordField) throws -> UInt64? {
-            try fields.integer(field).map { value in
-                guard value >= 0 else {
-                    throw LedgerError.invalidInput(field: field.name, reason: "must not be negative")
-                }
-                return UInt64(value)
-            }
         }
         func instant(_ field: RecordField) throws -> Date? {
             try fields.integer(field).map { millis in
@@ -191,7 +181,7 @@ extension RecordState {
             method: try text(.method),
             extras: Dictionary(
                 uniqueKeysWithValues: try RecordField.extraFacts.compactMap { field in
-                    try fields.extra(field).map { (field.key, $0) }
+                    try fields.keyed(field).map { (field.key, $0) }
                 }
             ),
             details: details
@@ -206,28 +196,26 @@ extension RecordState {
                     reason: "'\(written.prefix(40))' is not confirmed or failed"
                 )
             }
-            // The same checks as a local status update: metadata fits the status and its limits.
+            // The same checks as a local status update: metadata fits the status and its
+            // limits, and a detail is in its canonical form (a stored or received value is
+            // never rewritten).
             let update = try StatusUpdate(
                 status,
                 confirmedAt: try instant(.confirmedAtMs),
                 failureReason: try text(.failureReason),
-                blockNumber: try unsigned(.blockNumber),
-                feePaid: try amount(.feePaid),
-                replacedBy: try text(.replacedBy)
-            )
-            terminal = Register(
-                StatusUpdate(
-                    checked: status,
-                    confirmedAt: update.confirmedAt,
-                    failureReason: update.failureReason,
-                    blockNumber: update.blockNumber,
-                    feePaid: update.feePaid,
-                    replacedBy: try update.replacedBy.map {
-                        try Self.canonicalHash($0, of: facts.chain, field: RecordField.replacedBy)
+                details: Dictionary(
+                    uniqueKeysWithValues: try RecordField.statusDetails.compactMap { field in
+                        try fields.keyed(field).map { (field.key, $0) }
                     }
-                ),
-                stamp: stamp
+                )
             )
+            for field in RecordField.statusDetails {
+                guard let value = update.details[field.key], let rule = field.statusDetail else { continue }
+                guard try rule.canonical(value, key: field.name, chain: facts.chain) == value else {
+                    throw LedgerError.invalidInput(field: field.name, reason: "is not in its chain's canonical form")
+                }
+            }
+            terminal = Register(update, stamp: stamp)
         }
         let inferred = try stamp(.inferred).map { stamp in
             let update = try StatusUpdate(
@@ -254,15 +242,6 @@ extension RecordState {
             hidden: try stamp(.hidden).map { Register(try Self.flag(try fields.integer(.hidden)), stamp: $0) }
         )
         self = fields.newer.isEmpty ? state : try state.attaching(fields.newer)
-    }
-
-    /// `hash` if it is a transaction hash of `chain` in its canonical form (a stored or
-    /// received value is never rewritten).
-    private static func canonicalHash(_ hash: String, of chain: Chain, field: RecordField) throws -> String {
-        guard try chain.normalizedTxHash(hash) == hash else {
-            throw LedgerError.invalidInput(field: field.name, reason: "is not in its chain's canonical form")
-        }
-        return hash
     }
 
     private static func int(_ value: Int64, _ field: RecordField) throws -> Int {
