@@ -74,7 +74,7 @@ extension Ledger {
             chain: try Chain(parsing: chain),
             timestamp: timestamp ?? options.wallClock(),
             txHash: hash,
-            fiatValue: try fiatValue.map { try DecimalAmount($0, field: "fiat") },
+            fiatValue: try fiatValue.map { try DecimalAmount($0, field: "fiatValue") },
             fromAddress: from,
             nonce: nonce,
             details: .send(details)

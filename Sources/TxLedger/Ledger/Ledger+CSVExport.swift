@@ -12,27 +12,8 @@ extension Ledger {
     ///   `LedgerError.storage` if the ledger cannot be read.
     @discardableResult
     public func exportCSV(_ filter: HistoryFilter, to path: String, format: CSVFormat = .txledger) async throws -> Int {
-        let ownFiles = database.ownFiles
-        do {
-            return try await read { store in
-                let file = try AtomicFile(path: path, sparing: ownFiles, mode: AtomicFile.ownerOnly)
-                var buffer = HistoryCSV.line(format.columns)
-                var count = 0
-                try store.forEachRecord(matching: filter) { record in
-                    guard let fields = format.fields(record) else { return }
-                    buffer += HistoryCSV.line(fields)
-                    count += 1
-                    if buffer.utf8.count >= 1 << 16 {
-                        try file.write(Array(buffer.utf8))
-                        buffer = ""
-                    }
-                }
-                try file.write(Array(buffer.utf8))
-                try file.commit()
-                return count
-            }
-        } catch let failure as AtomicFile.Failure {
-            throw LedgerError.output(path: path, reason: failure.reason, underlying: failure.underlying)
+        try await database.exportLines(matching: filter, to: path, header: HistoryCSV.line(format.columns)) {
+            format.fields($0).map(HistoryCSV.line)
         }
     }
 }

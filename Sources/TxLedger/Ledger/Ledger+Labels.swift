@@ -15,25 +15,14 @@ extension Ledger {
     @discardableResult
     public func exportLabels(vault: String, to path: String) async throws -> Int {
         try TextField.identifier.validate(vault, field: "vault")
-        let ownFiles = database.ownFiles
-        do {
-            return try await read { store in
-                let file = try AtomicFile(path: path, sparing: ownFiles, mode: AtomicFile.ownerOnly)
-                var count = 0
-                try store.forEachRecord(
-                    matching: HistoryFilter(vault: vault, includeHidden: true, includeReplaced: true)
-                ) { record in
-                    guard record.chain.family == .utxo, let hash = record.txHash,
-                        let label = record.note ?? (record.labels.isEmpty ? nil : record.labels.joined(separator: ", "))
-                    else { return }
-                    try file.write(Array(BIP329Line.transaction(hash, label: label).utf8))
-                    count += 1
-                }
-                try file.commit()
-                return count
-            }
-        } catch let failure as AtomicFile.Failure {
-            throw LedgerError.output(path: path, reason: failure.reason, underlying: failure.underlying)
+        return try await database.exportLines(
+            matching: HistoryFilter(vault: vault, includeHidden: true, includeReplaced: true),
+            to: path
+        ) { record in
+            guard record.chain.family == .utxo, let hash = record.txHash,
+                let label = record.note ?? (record.labels.isEmpty ? nil : record.labels.joined(separator: ", "))
+            else { return nil }
+            return BIP329Line.transaction(hash, label: label)
         }
     }
 
@@ -62,25 +51,6 @@ extension Ledger {
             }
             return try BIP329Line.lines(of: data)
         }
-        return try await write { transaction in
-            var done = LabelImport()
-            for line in lines {
-                guard line.type == "tx", let label = line.label else {
-                    done.ignored += 1
-                    continue
-                }
-                let matches = try transaction.store.fetch(hashes: [line.ref.lowercased()])
-                    .filter { $0.facts.value.vaultId == vault && $0.facts.value.chain.family == .utxo }
-                if matches.isEmpty { done.unmatched += 1 }
-                for var state in matches {
-                    if try transaction.annotate(&state, \.note, String?(label), unset: nil) {
-                        done.applied += 1
-                    } else {
-                        done.unchanged += 1
-                    }
-                }
-            }
-            return done
-        }
+        return try await write { transaction in try transaction.applyLabels(lines, vault: vault) }
     }
 }

@@ -88,12 +88,12 @@ struct RecordSwapCommand: LedgerCommand {
     func run(on ledger: Ledger) async throws {
         let chain = try Chain(parsing: common.chain)
         let details = try SwapDetails(
-            fromToken: try Token(symbol: fromToken, field: "from token"),
-            fromAmount: try DecimalAmount(fromAmount, field: "from amount"),
+            fromToken: try Token(symbol: fromToken, field: "from-token"),
+            fromAmount: try DecimalAmount(fromAmount, field: "from-amount"),
             fromChain: chain,
-            toToken: try Token(symbol: toToken, field: "to token"),
-            toAmount: try DecimalAmount(toAmount, field: "to amount"),
-            minimumPayout: try minPayout.map { try DecimalAmount($0, field: "min payout") },
+            toToken: try Token(symbol: toToken, field: "to-token"),
+            toAmount: try DecimalAmount(toAmount, field: "to-amount"),
+            minimumPayout: try minPayout.map { try DecimalAmount($0, field: "min-payout") },
             toChain: try toChain.map(Chain.init(parsing:)),
             provider: try SwapProvider(provider),
             route: route

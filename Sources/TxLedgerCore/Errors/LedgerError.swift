@@ -49,7 +49,9 @@ public struct LedgerError: Error, Sendable {
     }
 
     public let code: Code
-    /// The field or argument at fault (`invalidInput`).
+    /// The field or argument at fault (`invalidInput`): a record's field by its JSON path
+    /// (`toAddress`, `token.symbol`), a frame's by its spec name (`block_number`), an argument
+    /// by its name (Specs/schema.md, below the fields' table).
     public let field: String?
     /// Why (`invalidInput`, `unreadableDatabase`, `storage`, `output`).
     public let reason: String?

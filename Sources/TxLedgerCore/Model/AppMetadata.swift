@@ -8,8 +8,8 @@ public struct AppMetadata: Hashable, Sendable {
     /// Returns `nil` when all three parts are `nil`: a record without an app.
     public init?(domain: String? = nil, uri: String? = nil, scheme: String? = nil) throws {
         guard domain != nil || uri != nil || scheme != nil else { return nil }
-        self.domain = try TextField.identifier.validate(domain, field: "app domain")
-        self.uri = try TextField.url.validate(uri, field: "app uri")
-        self.scheme = try TextField.line(max: 64).validate(scheme, field: "app scheme")
+        self.domain = try TextField.identifier.validate(domain, field: "app.domain")
+        self.uri = try TextField.url.validate(uri, field: "app.uri")
+        self.scheme = try TextField.line(max: 64).validate(scheme, field: "app.scheme")
     }
 }

@@ -131,7 +131,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     public func normalizedTxHash(_ hash: String) throws -> String {
         func fail(_ expected: String) -> LedgerError {
             .invalidInput(
-                field: "hash",
+                field: RecordField.txHash.key,
                 reason: "'\(hash.prefix(100))' is not a \(displayName) transaction hash (expected \(expected))"
             )
         }

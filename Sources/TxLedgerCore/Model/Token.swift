@@ -6,10 +6,10 @@ public struct Token: Hashable, Sendable {
     public let decimals: Int?
 
     public init(symbol: String, contract: String? = nil, decimals: Int? = nil, field: String = "token") throws {
-        self.symbol = try TextField.line(max: 64).validate(symbol, field: "\(field) symbol")
-        self.contract = try TextField.identifier.validate(contract, field: "\(field) contract")
+        self.symbol = try TextField.line(max: 64).validate(symbol, field: "\(field).symbol")
+        self.contract = try TextField.identifier.validate(contract, field: "\(field).contract")
         if let decimals, !(0...255).contains(decimals) {
-            throw LedgerError.invalidInput(field: "\(field) decimals", reason: "\(decimals) is outside 0...255")
+            throw LedgerError.invalidInput(field: "\(field).decimals", reason: "\(decimals) is outside 0...255")
         }
         self.decimals = decimals
     }

@@ -94,7 +94,7 @@ public struct TransactionFacts: Hashable, Sendable {
     ) throws {
         let vaultId = try TextField.identifier.validate(vaultId, field: "vault")
         let timestamp = Date(millis: try Date.validatedMillis(timestamp, field: "timestamp"))
-        let fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: "from address") }
+        let fromAddress = try fromAddress.map { try chain.validatedAddress($0, field: RecordField.fromAddress.key) }
         let method = try TextField.line(max: 128).validate(method, field: "method")
         var given = extras
         if let nonce {
@@ -106,7 +106,7 @@ public struct TransactionFacts: Hashable, Sendable {
 
         switch details {
         case let .send(send):
-            _ = try chain.validatedAddress(send.toAddress, field: "to address")
+            _ = try chain.validatedAddress(send.toAddress, field: RecordField.toAddress.key)
         case .swap, .signature:
             break
         }
@@ -115,7 +115,10 @@ public struct TransactionFacts: Hashable, Sendable {
         let hash: String?
         if case let .signature(signature) = details {
             guard txHash == nil else {
-                throw LedgerError.invalidInput(field: "hash", reason: "a signature record has no transaction hash")
+                throw LedgerError.invalidInput(
+                    field: RecordField.txHash.key,
+                    reason: "a signature record has no transaction hash"
+                )
             }
             guard let method else {
                 throw LedgerError.invalidInput(
@@ -131,7 +134,7 @@ public struct TransactionFacts: Hashable, Sendable {
         } else {
             guard let txHash else {
                 throw LedgerError.invalidInput(
-                    field: "hash",
+                    field: RecordField.txHash.key,
                     reason: "a \(details.kind.rawValue) record needs its transaction hash"
                 )
             }
