@@ -4,7 +4,7 @@ import PackageDescription
 // The library's layers (ARCHITECTURE.md), lowest first: the facade and what it re-exports.
 // Tests import each layer they test (`@testable import TxLedgerStore`).
 let libraryLayers: [Target.Dependency] = [
-    "TxLedgerSodium", "TxLedgerCore", "TxLedgerStore", "TxLedgerBundle", "TxLedgerReplication",
+    "TxLedgerSodium", "TxLedgerCore", "TxLedgerMembership", "TxLedgerStore", "TxLedgerBundle", "TxLedgerReplication",
     "TxLedgerFolderSync", "TxLedgerStatus", "TxLedger",
 ]
 
@@ -71,11 +71,15 @@ let package = Package(
         ),
         // The library's layers, lowest first (ARCHITECTURE.md). Each may use only the targets
         // below it, which the compiler enforces; apps import the facade, TxLedger.
-        // libsodium's primitives: generic hash, random bytes, secretstream, Argon2id.
+        // libsodium's primitives: generic hash, random bytes, secretstream, Argon2id, Ed25519
+        // signatures, X25519 sealed boxes.
         .target(name: "TxLedgerSodium", dependencies: [sodium]),
         // The model, clock, CRDT, the record's one definition and its frame codec, queries as
         // values: no GRDB, no libsodium of its own.
         .target(name: "TxLedgerCore", dependencies: ["TxLedgerSodium"]),
+        // Device identities and the vault's signed membership log with its evaluation
+        // (Specs/devices.md).
+        .target(name: "TxLedgerMembership", dependencies: ["TxLedgerCore", "TxLedgerSodium"]),
         // The ledger file: opening, migrations, transactions, rows, history queries.
         .target(
             name: "TxLedgerStore",
@@ -101,6 +105,7 @@ let package = Package(
             name: "TxLedger",
             dependencies: [
                 "TxLedgerCore",
+                "TxLedgerMembership",
                 "TxLedgerStore",
                 "TxLedgerBundle",
                 "TxLedgerReplication",

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-layers=TxLedgerSodium,TxLedgerCore,TxLedgerStore,TxLedgerBundle,TxLedgerReplication,TxLedgerFolderSync,TxLedgerStatus
+layers=TxLedgerSodium,TxLedgerCore,TxLedgerMembership,TxLedgerStore,TxLedgerBundle,TxLedgerReplication,TxLedgerFolderSync,TxLedgerStatus
 swift build --target TxLedger
 bin="$(swift build --show-bin-path)"
 triple="$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",$/\1/p' | head -1)"

@@ -3,6 +3,7 @@
 @_exported import TxLedgerBundle
 @_exported import TxLedgerCore
 @_exported import TxLedgerFolderSync
+@_exported import TxLedgerMembership
 @_exported import TxLedgerReplication
 @_exported import TxLedgerSodium
 @_exported import TxLedgerStatus

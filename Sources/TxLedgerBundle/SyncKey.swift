@@ -16,9 +16,8 @@ public struct SyncKey: Sendable {
     static let byteCount = 32
     static let checksumCount = 5
     static let prefix = Array("TXLK1".utf8)
-    private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
     /// Symbols after the prefix: (32 + 5) bytes, 296 bits, padded with zero bits to 300.
-    private static let symbolCount = 60
+    private static let symbolCount = CrockfordBase32.symbolCount(forBytes: byteCount + checksumCount)
     private static let groupSize = 5
 
     let secret: SecretBytes
@@ -88,7 +87,7 @@ public struct SyncKey: Sendable {
                 Self.prefix.forEach(put)
                 for index in 0..<Self.symbolCount {
                     if index % Self.groupSize == 0 { put(UInt8(ascii: "-")) }
-                    put(Self.alphabet[Int(Self.symbol(at: index, of: data))])
+                    put(CrockfordBase32.alphabet[Int(CrockfordBase32.symbol(at: index, of: data))])
                 }
                 put(UInt8(ascii: "\n"))
             }
@@ -105,23 +104,12 @@ public struct SyncKey: Sendable {
         }
     }
 
-    /// The 5-bit symbol `index` of `data` read as one big-endian bit string padded with zeros.
-    private static func symbol(at index: Int, of data: UnsafeRawBufferPointer) -> UInt8 {
-        var value: UInt8 = 0
-        for bit in index * 5..<index * 5 + 5 {
-            let byte = bit / 8 < data.count ? data[bit / 8] : 0
-            value = value << 1 | (byte >> (7 - UInt8(bit % 8)) & 1)
-        }
-        return value
-    }
-
     private static func parse(_ text: UnsafeRawBufferPointer) throws -> SyncKey {
         var symbols = [UInt8]()
         symbols.reserveCapacity(prefix.count + symbolCount)
         defer { symbols.withUnsafeMutableBytes(Sodium.wipe) }
-        for byte in text
-        where !(byte == UInt8(ascii: "-") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
-            symbols.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)  // upper case
+        for byte in text where !CrockfordBase32.isSeparator(byte) {
+            symbols.append(CrockfordBase32.upperCased(byte))
         }
         guard symbols.starts(with: prefix) else {
             throw BundleError.invalidKey("it does not start with \(String(decoding: prefix, as: UTF8.self))")
@@ -131,20 +119,12 @@ public struct SyncKey: Sendable {
             throw BundleError.invalidKey("it has \(symbols.count) symbols after the prefix instead of \(symbolCount)")
         }
         for index in symbols.indices {
-            guard let value = value(of: symbols[index]) else {
+            guard let value = CrockfordBase32.value(of: symbols[index]) else {
                 throw BundleError.invalidKey("symbol \(index + 1) is not a base32 character")
             }
             symbols[index] = value
         }
-        let data = SecretBytes(count: byteCount + checksumCount) { out in
-            out.initializeMemory(as: UInt8.self, repeating: 0)
-            for (index, value) in symbols.enumerated() {
-                for offset in 0..<5 where value >> (4 - UInt8(offset)) & 1 == 1 {
-                    let bit = index * 5 + offset
-                    if bit / 8 < out.count { out[bit / 8] |= 1 << (7 - UInt8(bit % 8)) }
-                }
-            }
-        }
+        let data = SecretBytes(count: byteCount + checksumCount) { CrockfordBase32.unpack(symbols, into: $0) }
         let padding = symbols[symbolCount - 1] & 0b1111
         let key = data.withUnsafeBytes {
             SyncKey(secret: SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(byteCount))))
@@ -156,14 +136,5 @@ public struct SyncKey: Sendable {
             throw BundleError.invalidKey("its checksum does not match; a character is mistyped")
         }
         return key
-    }
-
-    /// Crockford base32: `O` is `0`, `I` and `L` are `1`.
-    private static func value(of symbol: UInt8) -> UInt8? {
-        switch symbol {
-        case UInt8(ascii: "O"): 0
-        case UInt8(ascii: "I"), UInt8(ascii: "L"): 1
-        default: alphabet.firstIndex(of: symbol).map(UInt8.init)
-        }
     }
 }

@@ -73,22 +73,28 @@ extension PayloadSource {
     }
 }
 
-/// A record frame being decoded.
-struct FrameBytes: PayloadSource {
+/// A record frame (or another whole unit of a payload, such as a membership operation) being
+/// decoded.
+package struct FrameBytes: PayloadSource {
     private let bytes: [UInt8]
     private var position = 0
+    /// What the bytes are, for the error at a cut ("a record frame").
+    private let unit: String
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8], unit: String = "a record frame") {
+        self.bytes = bytes
+        self.unit = unit
+    }
 
-    var isAtEnd: Bool { position == bytes.count }
+    package var isAtEnd: Bool { position == bytes.count }
 
-    mutating func readByte() throws -> UInt8 {
-        guard position < bytes.count else { throw BundleError.malformedContent("a record frame ends inside a field") }
+    package mutating func readByte() throws -> UInt8 {
+        guard position < bytes.count else { throw BundleError.malformedContent("\(unit) ends inside a field") }
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func readBytes(_ count: Int) throws -> [UInt8] {
+    package mutating func readBytes(_ count: Int) throws -> [UInt8] {
         var read: [UInt8] = []
         try copyBytes(count, to: &read)
         return read
@@ -97,7 +103,7 @@ struct FrameBytes: PayloadSource {
     /// Appends the next `count` bytes to `output`, as they are.
     mutating func copyBytes(_ count: Int, to output: inout [UInt8]) throws {
         guard count <= bytes.count - position else {
-            throw BundleError.malformedContent("a record frame ends inside a field")
+            throw BundleError.malformedContent("\(unit) ends inside a field")
         }
         output.append(contentsOf: bytes[position..<position + count])
         position += count

@@ -1,0 +1,34 @@
+import TxLedgerCore
+
+/// What a membership log means (Specs/devices.md, "Evaluation"): its members, the devices it
+/// removed with their cuts, and the identities of the recovery secrets that may still approve.
+public struct Membership: Equatable, Sendable {
+    /// A device of the vault.
+    public struct Member: Equatable, Sendable {
+        public let identity: PublicIdentity
+        public var id: DeviceID { identity.deviceID }
+        public let name: String
+        public let replica: ReplicaID
+        /// Who added it: a device's id, or `nil` for the recovery secret.
+        public let addedBy: DeviceID?
+        /// The adding operation's stamp time.
+        public let addedAt: UInt64
+    }
+
+    /// A device the vault removed: its writes stamped after `cut` never count.
+    public struct Removal: Equatable, Sendable {
+        public let cut: RemovalCut
+        /// The removing devices (none: only the recovery secret removed it).
+        public let removedBy: [DeviceID]
+    }
+
+    public let members: [DeviceID: Member]
+    public let removed: [DeviceID: Removal]
+    /// The recovery identities that may approve, in increasing order of their bytes.
+    public let recovery: [PublicIdentity]
+
+    /// The member whose replica is `replica`, if any.
+    public func member(writingAs replica: ReplicaID) -> Member? {
+        members.values.first { $0.replica == replica }
+    }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Writes Specs/vectors/devices/*.json from Specs/devices.md alone, with libsodium through
+ctypes: a second implementation of the device identity and of membership operations, which
+the Swift tests (DeviceVectorTests) check the library against. Run from the repository root:
+python3 scripts/device-vectors.py"""
+import ctypes, ctypes.util, json, struct
+
+sodium = ctypes.CDLL(ctypes.util.find_library("sodium"))
+assert sodium.sodium_init() >= 0
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def blake2b(message, length, key=b""):
+    out = ctypes.create_string_buffer(length)
+    assert sodium.crypto_generichash(out, ctypes.c_size_t(length), message, ctypes.c_ulonglong(len(message)),
+                                     key or None, ctypes.c_size_t(len(key))) == 0
+    return out.raw
+
+
+def sign_keypair(seed):
+    pk, sk = ctypes.create_string_buffer(32), ctypes.create_string_buffer(64)
+    assert sodium.crypto_sign_seed_keypair(pk, sk, seed) == 0
+    return pk.raw, sk.raw
+
+
+def box_keypair(seed):
+    pk, sk = ctypes.create_string_buffer(32), ctypes.create_string_buffer(32)
+    assert sodium.crypto_box_seed_keypair(pk, sk, seed) == 0
+    return pk.raw, sk.raw
+
+
+def sign(message, sk):
+    signature = ctypes.create_string_buffer(64)
+    assert sodium.crypto_sign_detached(signature, None, message, ctypes.c_ulonglong(len(message)), sk) == 0
+    return signature.raw
+
+
+def base32(data, prefix, group):
+    bits = "".join(f"{byte:08b}" for byte in data)
+    bits += "0" * (-len(bits) % 5)
+    symbols = [ALPHABET[int(bits[i:i + 5], 2)] for i in range(0, len(bits), 5)]
+    groups = ["".join(symbols[i:i + group]) for i in range(0, len(symbols), group)]
+    return "-".join(([prefix] if prefix else []) + groups)
+
+
+def device(seed):
+    sign_pk, sign_sk = sign_keypair(blake2b(b"txledger device sign", 32, seed))
+    box_pk, _ = box_keypair(blake2b(b"txledger device box", 32, seed))
+    identity = sign_pk + box_pk
+    device_id = blake2b(b"TXLDEVID" + identity, 16)
+    return identity, device_id, sign_sk
+
+
+def uvarint(value):
+    out = b""
+    while value >= 0x80:
+        out += bytes([(value & 0x7F) | 0x80])
+        value >>= 7
+    return out + bytes([value])
+
+
+def text(value):
+    raw = value.encode()
+    return uvarint(len(raw)) + raw
+
+
+def operation(vault, kind, author_kind, author_identity, time, parents, body, sk):
+    data = b"TXLMOP1" + text(vault) + bytes([kind, author_kind]) + author_identity + struct.pack(">Q", time)
+    data += uvarint(len(parents)) + b"".join(sorted(parents)) + body
+    signature = sign(b"TXLMSIG1" + data, sk)
+    return data, signature, blake2b(data + signature, 32)
+
+
+def main():
+    seed = bytes(range(32))
+    identity, device_id, sk = device(seed)
+    other_identity, other_id, _ = device(bytes(range(32, 64)))
+    identities = {
+        "seed": seed.hex(),
+        "signPublicKey": identity[:32].hex(),
+        "boxPublicKey": identity[32:].hex(),
+        "deviceId": device_id.hex(),
+        "deviceIdText": base32(device_id, "", 1000),
+        "fingerprint": base32(device_id[:10], "", 4),
+        "printable": base32(identity + blake2b(identity, 16)[:5], "TXLD1", 5),
+    }
+    add_body = other_identity + text("Tablet") + struct.pack(">Q", 42)
+    add, add_sig, add_id = operation("main", 1, 1, identity, 1000 << 16, [], add_body, sk)
+    remove_body = other_id + struct.pack(">Q", 42) + struct.pack(">Q", 5 << 16) + b"\x00"
+    remove, remove_sig, remove_id = operation("main", 2, 1, identity, 2000 << 16, [add_id], remove_body, sk)
+    operations = {
+        "signer": identities["seed"],
+        "add": {"encoded": (add + add_sig).hex(), "id": add_id.hex(), "device": other_id.hex(), "name": "Tablet",
+                "replica": 42, "time": 1000 << 16},
+        "remove": {"encoded": (remove + remove_sig).hex(), "id": remove_id.hex(), "parent": add_id.hex(),
+                   "cutReplica": 42, "cutTime": 5 << 16, "time": 2000 << 16},
+    }
+    for name, value in [("identity", identities), ("operations", operations)]:
+        with open(f"Specs/vectors/devices/{name}.json", "w") as file:
+            json.dump(value, file, indent=2, sort_keys=True)
+            file.write("\n")
+
+
+main()
