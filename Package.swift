@@ -93,7 +93,7 @@ let package = Package(
             ]
         ),
         // The encrypted bundle file: header, keys, chunks, the change set's payload.
-        .target(name: "TxLedgerBundle", dependencies: ["TxLedgerCore", "TxLedgerSodium"]),
+        .target(name: "TxLedgerBundle", dependencies: ["TxLedgerCore", "TxLedgerMembership", "TxLedgerSodium"]),
         // Merging change sets into the store, from bundles and other ledger files.
         .target(name: "TxLedgerReplication", dependencies: ["TxLedgerStore", "TxLedgerBundle"]),
         // Replication through a shared folder.

@@ -51,6 +51,23 @@ def device(seed):
     return identity, device_id, sign_sk
 
 
+def pwhash(passphrase, salt):
+    out = ctypes.create_string_buffer(32)
+    assert sodium.crypto_pwhash(out, ctypes.c_ulonglong(32), passphrase, ctypes.c_ulonglong(len(passphrase)), salt,
+                                ctypes.c_ulonglong(3), ctypes.c_size_t(268435456), ctypes.c_int(2)) == 0
+    return out.raw
+
+
+def recovery(vault, sync_key=None, passphrase=None):
+    message = b"txledger recovery " + vault.encode()
+    if sync_key is not None:
+        seed = blake2b(message, 32, sync_key)
+    else:
+        seed = pwhash(passphrase, blake2b(message, 16))
+    identity, device_id, _ = device(seed)
+    return {"signPublicKey": identity[:32].hex(), "boxPublicKey": identity[32:].hex(), "deviceId": device_id.hex()}
+
+
 def uvarint(value):
     out = b""
     while value >= 0x80:
@@ -95,7 +112,15 @@ def main():
         "remove": {"encoded": (remove + remove_sig).hex(), "id": remove_id.hex(), "parent": add_id.hex(),
                    "cutReplica": 42, "cutTime": 5 << 16, "time": 2000 << 16},
     }
-    for name, value in [("identity", identities), ("operations", operations)]:
+    sync_key = bytes(range(64, 96))
+    recoveries = {
+        "vault": "main",
+        "syncKey": sync_key.hex(),
+        "fromSyncKey": recovery("main", sync_key=sync_key),
+        "passphrase": "correct horse battery staple",
+        "fromPassphrase": recovery("main", passphrase=b"correct horse battery staple"),
+    }
+    for name, value in [("identity", identities), ("operations", operations), ("recovery", recoveries)]:
         with open(f"Specs/vectors/devices/{name}.json", "w") as file:
             json.dump(value, file, indent=2, sort_keys=True)
             file.write("\n")

@@ -13,12 +13,9 @@ import TxLedgerSodium
 /// Case, spaces, dashes and line breaks do not matter; `O` reads as `0`, `I` and `L` as `1`.
 /// The bytes live in `SecretBytes` and are wiped when the key is released.
 public struct SyncKey: Sendable {
-    static let byteCount = 32
-    static let checksumCount = 5
-    static let prefix = Array("TXLK1".utf8)
-    /// Symbols after the prefix: (32 + 5) bytes, 296 bits, padded with zero bits to 300.
-    private static let symbolCount = CrockfordBase32.symbolCount(forBytes: byteCount + checksumCount)
-    private static let groupSize = 5
+    static let byteCount = PrintableSecret.byteCount
+    /// The printable form's prefix and codec.
+    static let printable = PrintableSecret(prefix: "TXLK1")
 
     let secret: SecretBytes
 
@@ -74,67 +71,9 @@ public struct SyncKey: Sendable {
     }
 
     /// The printable form and a line break, as secret bytes.
-    func printableBytes() -> SecretBytes {
-        let data = keyAndChecksum()
-        let length = Self.prefix.count + Self.symbolCount + Self.symbolCount / Self.groupSize + 1
-        return data.withUnsafeBytes { data in
-            SecretBytes(count: length) { out in
-                var position = 0
-                func put(_ byte: UInt8) {
-                    out[position] = byte
-                    position += 1
-                }
-                Self.prefix.forEach(put)
-                for index in 0..<Self.symbolCount {
-                    if index % Self.groupSize == 0 { put(UInt8(ascii: "-")) }
-                    put(CrockfordBase32.alphabet[Int(CrockfordBase32.symbol(at: index, of: data))])
-                }
-                put(UInt8(ascii: "\n"))
-            }
-        }
-    }
-
-    private func keyAndChecksum() -> SecretBytes {
-        secret.withUnsafeBytes { key in
-            let checksum = Sodium.genericHash(key, outputLength: 16).prefix(Self.checksumCount)
-            return SecretBytes(count: Self.byteCount + Self.checksumCount) { out in
-                out.copyMemory(from: key)
-                UnsafeMutableRawBufferPointer(rebasing: out[Self.byteCount...]).copyBytes(from: checksum)
-            }
-        }
-    }
+    func printableBytes() -> SecretBytes { Self.printable.printableBytes(secret) }
 
     private static func parse(_ text: UnsafeRawBufferPointer) throws -> SyncKey {
-        var symbols = [UInt8]()
-        symbols.reserveCapacity(prefix.count + symbolCount)
-        defer { symbols.withUnsafeMutableBytes(Sodium.wipe) }
-        for byte in text where !CrockfordBase32.isSeparator(byte) {
-            symbols.append(CrockfordBase32.upperCased(byte))
-        }
-        guard symbols.starts(with: prefix) else {
-            throw BundleError.invalidKey("it does not start with \(String(decoding: prefix, as: UTF8.self))")
-        }
-        symbols.removeFirst(prefix.count)
-        guard symbols.count == symbolCount else {
-            throw BundleError.invalidKey("it has \(symbols.count) symbols after the prefix instead of \(symbolCount)")
-        }
-        for index in symbols.indices {
-            guard let value = CrockfordBase32.value(of: symbols[index]) else {
-                throw BundleError.invalidKey("symbol \(index + 1) is not a base32 character")
-            }
-            symbols[index] = value
-        }
-        let data = SecretBytes(count: byteCount + checksumCount) { CrockfordBase32.unpack(symbols, into: $0) }
-        let padding = symbols[symbolCount - 1] & 0b1111
-        let key = data.withUnsafeBytes {
-            SyncKey(secret: SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(byteCount))))
-        }
-        let expected = key.keyAndChecksum()
-        guard padding == 0,
-            data.withUnsafeBytes({ data in expected.withUnsafeBytes { Sodium.constantTimeEqual(data, $0) } })
-        else {
-            throw BundleError.invalidKey("its checksum does not match; a character is mistyped")
-        }
-        return key
+        SyncKey(secret: try printable.parse(text))
     }
 }

@@ -1,3 +1,4 @@
+import TxLedgerCore
 import TxLedgerSodium
 
 /// A device's identity with its private keys: one 32-byte seed, from which its Ed25519 and
@@ -18,6 +19,24 @@ public struct DeviceIdentity: Sendable {
             seed: Sodium.keyedHash(Array("txledger device sign".utf8), key: seed, outputLength: 32)
         )
         box = BoxKeyPair(seed: Sodium.keyedHash(Array("txledger device box".utf8), key: seed, outputLength: 32))
+    }
+
+    /// The printable form of a seed in a key file (`TXLS1-…`), as a sync key's.
+    static let printableSeed = PrintableSecret(prefix: "TXLS1")
+
+    /// The identity of a seed an app kept (`withSeedBytes(_:)`).
+    /// - Throws: `BundleError.invalidKey` if `seedBytes` is not 32 bytes.
+    public init(seedBytes: UnsafeRawBufferPointer) throws {
+        guard seedBytes.count == Self.seedCount else {
+            throw BundleError.invalidKey("a device seed is 32 bytes, not \(seedBytes.count)")
+        }
+        self.init(seed: SecretBytes(copying: seedBytes))
+    }
+
+    /// Lends the seed's 32 bytes to `body`, for an app's key store to keep; they must not
+    /// outlive the call.
+    public func withSeedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try seed.withUnsafeBytes(body)
     }
 
     /// A new identity from libsodium's CSPRNG.

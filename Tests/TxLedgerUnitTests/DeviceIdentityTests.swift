@@ -4,6 +4,7 @@ import Testing
 @testable import TxLedgerCore
 @testable import TxLedgerMembership
 @testable import TxLedgerSodium
+@testable import TxLedgerTestSupport
 
 /// Device identities (Specs/devices.md, "Device identity"), against the vectors that
 /// scripts/device-vectors.py computes from the spec with libsodium alone.
@@ -84,5 +85,37 @@ struct DeviceIdentityTests {
         let seed = try #require(try Self.vector("identity")["seed"] as? String)
         let device = Self.identity(seedHex: seed)
         #expect(!"\(device)".contains(seed.prefix(16)) && !String(reflecting: device).contains(seed.prefix(16)))
+    }
+
+    @Test func aKeyFileKeepsTheIdentityPrivatelyAndIsNeverReplaced() async throws {
+        let directory = try TemporaryDirectory()
+        let store = FileDeviceKeyStore(path: directory.path("ledger.device-key"))
+        #expect(try await store.load() == nil)
+        let identity = DeviceIdentity.generate()
+        try await store.save(identity)
+        #expect(try await store.load()?.publicIdentity == identity.publicIdentity)
+        #expect(!store.isExposed)
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let text = try String(contentsOfFile: store.path, encoding: .utf8)
+        #expect(text.hasPrefix("TXLS1-") && text.hasSuffix("\n"))
+        await #expect(throws: BundleError.self) { try await store.save(DeviceIdentity.generate()) }
+        #expect(try await store.load()?.publicIdentity == identity.publicIdentity)
+    }
+
+    @Test func aKeyFileThatHoldsNoSeedIsAClearError() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.privateFile("device-key", "TXLS1-NOT-A-SEED\n")
+        let error = await #expect(throws: BundleError.self) { try await FileDeviceKeyStore(path: path).load() }
+        #expect(error?.code == .invalidKey)
+    }
+
+    @Test func anAppKeepsTheSeedBytesAndGetsTheSameIdentityBack() throws {
+        let identity = DeviceIdentity.generate()
+        let kept = identity.withSeedBytes { Array($0) }
+        #expect(try kept.withUnsafeBytes { try DeviceIdentity(seedBytes: $0) }.deviceID == identity.deviceID)
+        #expect(throws: BundleError.self) {
+            try [UInt8](repeating: 1, count: 31).withUnsafeBytes { try DeviceIdentity(seedBytes: $0) }
+        }
     }
 }

@@ -1,4 +1,3 @@
-import TxLedgerCore
 import TxLedgerSodium
 
 #if canImport(Glibc)
@@ -9,9 +8,9 @@ import Darwin
 
 /// Reads and writes small secret files (key files, passphrase files) without passing their
 /// bytes through Swift strings or `Data`, which cannot be wiped.
-enum SecretFile {
+package enum SecretFile {
     /// The whole file, which must hold 1 to `maxBytes` bytes.
-    static func read(_ path: String, maxBytes: Int) throws -> SecretBytes {
+    package static func read(_ path: String, maxBytes: Int) throws -> SecretBytes {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw BundleError.io(path: path, reason: errnoDescription()) }
         defer { close(fd) }
@@ -38,7 +37,7 @@ enum SecretFile {
     }
 
     /// Creates `path` with mode 0600 (never replacing an existing file) and writes `bytes`.
-    static func create(_ path: String, bytes: SecretBytes) throws {
+    package static func create(_ path: String, bytes: SecretBytes) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
             throw BundleError.io(
@@ -68,13 +67,13 @@ enum SecretFile {
     }
 
     /// Whether users other than the owner may read the file (its mode has group or other bits).
-    static func isExposed(_ path: String) -> Bool {
+    package static func isExposed(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }
         return info.st_mode & 0o077 != 0
     }
 
-    static func errnoDescription() -> String {
+    package static func errnoDescription() -> String {
         String(cString: strerror(errno))
     }
 }
