@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes Specs/vectors/devices/*.json from Specs/devices.md alone, with libsodium through
 ctypes: a second implementation of the device identity and of membership operations, which
-the Swift tests (DeviceVectorTests) check the library against. Run from the repository root:
-python3 scripts/device-vectors.py"""
+the Swift tests (DeviceIdentityTests, MembershipTests, RecoveryIdentityTests,
+RecipientStanzaTests, BundleSignatureTests) check the library against. Run from the repository
+root: python3 scripts/device-vectors.py. Everything is deterministic but the sealed boxes of
+stanzas.json, which are random: each run seals them anew."""
 import ctypes, ctypes.util, json, struct
 
 sodium = ctypes.CDLL(ctypes.util.find_library("sodium"))
@@ -68,6 +70,19 @@ def recovery(vault, sync_key=None, passphrase=None):
     return {"signPublicKey": identity[:32].hex(), "boxPublicKey": identity[32:].hex(), "deviceId": device_id.hex()}
 
 
+def seal(message, public_key):
+    out = ctypes.create_string_buffer(len(message) + 48)
+    assert sodium.crypto_box_seal(out, message, ctypes.c_ulonglong(len(message)), public_key) == 0
+    return out.raw
+
+
+def kdf(key, subkey_id, length, context=b"txlbndl1"):
+    out = ctypes.create_string_buffer(length)
+    assert sodium.crypto_kdf_derive_from_key(out, ctypes.c_size_t(length), ctypes.c_uint64(subkey_id), context,
+                                             key) == 0
+    return out.raw
+
+
 def uvarint(value):
     out = b""
     while value >= 0x80:
@@ -120,7 +135,28 @@ def main():
         "passphrase": "correct horse battery staple",
         "fromPassphrase": recovery("main", passphrase=b"correct horse battery staple"),
     }
-    for name, value in [("identity", identities), ("operations", operations), ("recovery", recoveries)]:
+    file_key, salt = bytes(range(128, 160)), bytes(range(160, 176))
+    bundle_key = blake2b(salt, 32, file_key)
+    stanzas = {
+        "recipientSeed": identities["seed"],
+        "fileKey": file_key.hex(),
+        "salt": salt.hex(),
+        "stanzas": (struct.pack(">H", 2) + seal(file_key, device(bytes(range(32, 64)))[0][32:])
+                    + seal(file_key, identity[32:])).hex(),
+        "keyCheck": kdf(bundle_key, 1, 16).hex(),
+    }
+    header = bytes(range(200, 256)) * 3
+    payload = b"a change set" * 10000
+    signature = {
+        "authorSeed": identities["seed"],
+        "header": header.hex(),
+        "payloadPattern": "a change set",
+        "payloadRepeats": 10000,
+        "payloadHash": blake2b(payload, 64).hex(),
+        "signature": sign(b"TXLBSIG5" + header + blake2b(payload, 64), sk).hex(),
+    }
+    for name, value in [("identity", identities), ("operations", operations), ("recovery", recoveries),
+                        ("stanzas", stanzas), ("signature", signature)]:
         with open(f"Specs/vectors/devices/{name}.json", "w") as file:
             json.dump(value, file, indent=2, sort_keys=True)
             file.write("\n")

@@ -20,10 +20,9 @@ package struct BundleKeys: Sendable {
     let streamKey: SecretBytes
 
     init(secret: BundleSecret, salt: [UInt8], cost: Argon2idCost?) throws {
-        let bundleKey: SecretBytes
         switch secret {
         case let .syncKey(key):
-            bundleKey = Sodium.keyedHash(salt, key: key.secret, outputLength: 32)
+            self.init(bundleKey: Sodium.keyedHash(salt, key: key.secret, outputLength: 32))
         case let .passphrase(passphrase):
             guard let cost else { preconditionFailure("a passphrase bundle has an Argon2id cost") }
             guard
@@ -37,8 +36,17 @@ package struct BundleKeys: Sendable {
             else {
                 throw BundleError.insufficientMemory(bytes: cost.memoryBytes)
             }
-            bundleKey = key
+            self.init(bundleKey: key)
         }
+    }
+
+    /// The keys of a format 5 bundle (Specs/devices.md, "Format 5"): its bundle key is
+    /// BLAKE2b-256 keyed with the file key a stanza holds, over the salt.
+    init(fileKey: SecretBytes, salt: [UInt8]) {
+        self.init(bundleKey: Sodium.keyedHash(salt, key: fileKey, outputLength: 32))
+    }
+
+    private init(bundleKey: SecretBytes) {
         keyCheck = Sodium.deriveSubkey(
             from: bundleKey,
             id: 1,
