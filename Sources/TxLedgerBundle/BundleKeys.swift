@@ -63,8 +63,14 @@ package struct BundleKeys: Sendable {
     }
 
     /// The header of a new bundle sealed with these keys: their key check, and its MAC.
-    func seal(version: UInt8, mode: KeyMode, cost: Argon2idCost?, salt: [UInt8], streamHeader: [UInt8]) -> BundleHeader
-    {
+    func seal(
+        version: UInt8,
+        mode: KeyMode,
+        cost: Argon2idCost?,
+        salt: [UInt8],
+        streamHeader: [UInt8],
+        stanzas: RecipientStanzas? = nil
+    ) -> BundleHeader {
         var header = BundleHeader(
             version: version,
             mode: mode,
@@ -72,6 +78,7 @@ package struct BundleKeys: Sendable {
             salt: salt,
             keyCheck: keyCheck.withUnsafeBytes { Array($0) },
             streamHeader: streamHeader,
+            stanzas: stanzas,
             mac: []
         )
         header.mac = Sodium.mac(header.authenticatedBytes, key: macKey)

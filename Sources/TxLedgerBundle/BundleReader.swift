@@ -1,5 +1,6 @@
 import Foundation
 import TxLedgerCore
+import TxLedgerMembership
 import TxLedgerSodium
 
 /// Opens a bundle and yields its payload, chunk by chunk, only as it authenticates.
@@ -8,7 +9,9 @@ import TxLedgerSodium
 /// `wrongSecret`), then the header MAC (else `headerTampered`). Each chunk then either
 /// authenticates or the read fails with `payloadTampered`; the end must be exactly the chunk
 /// tagged TAG_FINAL (else `truncated` or `trailingData`). A caller that reads to the end has
-/// seen every byte of the file authenticated.
+/// seen every byte of the file authenticated. A format 5 bundle (device keys) is opened with a
+/// device's identity through its recipient stanzas; the last 64 bytes of its stream are its
+/// author's signature, held back from the payload and checked by `verifySignature(author:)`.
 package final class BundleReader {
     private static let chunkBytes = BundleWriter.chunkSize + SecretStreamEncryptor.abytes
 
@@ -23,12 +26,28 @@ package final class BundleReader {
     private let decryptor: SecretStreamDecryptor
     private var chunkIndex = 0
     private var finished = false
+    /// Format 5: the stream's last bytes, held back until the stream ends (the signature).
+    private var tail: [UInt8] = []
+    private let payloadHash: IncrementalHash?
+    /// Format 5: the author's signature, once the stream has ended.
+    package private(set) var signature: [UInt8]?
 
     /// Opens `path` with `secret`; a symbolic link at `path` is refused unless `followingLinks`.
     package convenience init(path: String, secret: BundleSecret, followingLinks: Bool = true) throws {
         let (file, header, size) = try Self.openHeader(path, followingLinks: followingLinks)
         guard header.mode == secret.mode else { throw BundleError.secretKindMismatch(bundle: header.mode) }
         let keys = try BundleKeys(secret: secret, salt: header.salt, cost: header.cost)
+        try self.init(path: path, file: file, header: header, fileSize: size, keys: keys)
+    }
+
+    /// Opens a format 5 bundle `path` as `device`, one of its recipients.
+    /// - Throws: `BundleError.secretKindMismatch` for a bundle sealed with a shared secret,
+    ///   `BundleError.notARecipient` if no stanza opens with the device's key.
+    package convenience init(path: String, device: DeviceIdentity, followingLinks: Bool = true) throws {
+        let (file, header, size) = try Self.openHeader(path, followingLinks: followingLinks)
+        guard header.mode == .deviceKeys else { throw BundleError.secretKindMismatch(bundle: header.mode) }
+        guard let fileKey = header.stanzas?.fileKey(for: device) else { throw BundleError.notARecipient }
+        let keys = BundleKeys(fileKey: fileKey, salt: header.salt)
         try self.init(path: path, file: file, header: header, fileSize: size, keys: keys)
     }
 
@@ -51,8 +70,12 @@ package final class BundleReader {
         self.header = header
         self.fileSize = fileSize
         self.keys = keys
-        bytesRead = BundleHeader.size
-        guard keys.opens(header) else { throw BundleError.wrongSecret(header.mode) }
+        bytesRead = header.size
+        payloadHash = header.mode == .deviceKeys ? BundleSignature.payloadHash() : nil
+        // With device keys, a stanza that opened gave the key: a key check that differs was altered.
+        guard keys.opens(header) else {
+            throw header.mode == .deviceKeys ? BundleError.headerTampered : BundleError.wrongSecret(header.mode)
+        }
         guard keys.authenticates(header) else { throw BundleError.headerTampered }
         decryptor = SecretStreamDecryptor(header: header.streamHeader, key: keys.streamKey)
     }
@@ -101,7 +124,13 @@ package final class BundleReader {
                 )
             }
             let size = Int(info.st_size)
-            let header = try BundleHeader(parsing: try read(file, count: BundleHeader.size, path: path))
+            var bytes = try read(file, count: BundleHeader.size, path: path)
+            if bytes.count == BundleHeader.size, let whole = BundleHeader.size(ofHeaderStartingWith: bytes),
+                whole > bytes.count
+            {
+                bytes += try read(file, count: whole - bytes.count, path: path)
+            }
+            let header = try BundleHeader(parsing: bytes)
             return (file, header, size)
         } catch {
             try? file.close()
@@ -139,7 +168,39 @@ package final class BundleReader {
             finished = true
             throw BundleError.malformedContent("chunk \(chunkIndex - 1) is shorter than a full chunk but not final")
         }
-        return plaintext
+        guard let payloadHash else { return plaintext }
+        return try heldBack(plaintext, final: tag == SecretStreamTag.final, hash: payloadHash)
+    }
+
+    /// Format 5: `plaintext` without the stream's last 64 bytes, which are the signature; what
+    /// is released is hashed.
+    private func heldBack(_ plaintext: [UInt8], final: Bool, hash: IncrementalHash) throws -> [UInt8] {
+        var bytes = tail + plaintext
+        let keep = min(SigningKeyPair.signatureCount, bytes.count)
+        tail = Array(bytes.suffix(keep))
+        bytes.removeLast(keep)
+        if final {
+            // Authentic, so a writer made it: a writer's payload is never empty.
+            guard tail.count == SigningKeyPair.signatureCount, chunkIndex > 1 || !bytes.isEmpty else {
+                throw BundleError.malformedContent("the stream ends without a payload and its signature")
+            }
+            signature = tail
+            tail = []
+        }
+        hash.update(bytes)
+        return bytes
+    }
+
+    /// Format 5: whether the signature that ended the stream is `author`'s over the header and
+    /// the payload. Only once the stream has been read to its end; once.
+    package func verifySignature(author: PublicIdentity) -> Bool {
+        guard let signature, let payloadHash else { return false }
+        return BundleSignature.verify(
+            signature,
+            header: header.bytes,
+            payloadHash: payloadHash.finish(),
+            author: author
+        )
     }
 
     /// Reads and authenticates every chunk left, for a caller that stops decoding early: a

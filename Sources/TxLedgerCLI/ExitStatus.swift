@@ -20,8 +20,9 @@ enum ExitStatus {
     static func code(for error: BundleError) -> Int32 {
         switch error.code {
         case .invalidKey, .invalidPassphrase: invalidInput
-        case .headerTampered, .payloadTampered, .truncated, .trailingData, .malformedContent: bundleDamaged
-        case .wrongSecret, .secretKindMismatch: wrongSecret
+        case .headerTampered, .payloadTampered, .truncated, .trailingData, .malformedContent, .badSignature:
+            bundleDamaged
+        case .wrongSecret, .secretKindMismatch, .notARecipient: wrongSecret
         case .notABundle, .unsupportedVersion: notABundle
         default: ledgerFailure
         }

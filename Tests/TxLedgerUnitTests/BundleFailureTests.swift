@@ -81,7 +81,11 @@ import Testing
         }
         try await setup.expectImport(flipped(0), fails: .notABundle)
         try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 12"))
-        try await setup.expectImport(flipped(8, 0x01), fails: .unsupportedVersion("format version 5"))
+        // Format 5 is the format of device keys only.
+        try await setup.expectImport(
+            flipped(8, 0x01),
+            fails: .unsupportedVersion("format version 5 with key mode \(secret.mode.rawValue)")
+        )
         // Other formats readers know (4 ^ 7 = 3, 4 ^ 6 = 2, 4 ^ 5 = 1): the MAC covers the version byte.
         for mask: UInt8 in [0x07, 0x06, 0x05] {
             try await setup.expectImport(flipped(8, mask), fails: .headerTampered)

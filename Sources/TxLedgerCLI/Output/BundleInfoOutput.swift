@@ -29,7 +29,12 @@ struct BundleInfoOutput: Encodable {
     init(path: String, info: BundleInfo) {
         file = path
         formatVersion = info.formatVersion
-        keyMode = info.keyMode == .syncKey ? "sync-key" : "passphrase"
+        keyMode =
+            switch info.keyMode {
+            case .syncKey: "sync-key"
+            case .passphrase: "passphrase"
+            default: "device-keys"
+            }
         argon2idPasses = info.passphraseCost?.operations
         argon2idMemoryBytes = info.passphraseCost?.memoryBytes
         bytes = info.byteCount

@@ -24,6 +24,11 @@ public struct BundleError: Error, Sendable {
         public static let wrongSecret: Code = "wrong_secret"
         /// The bundle is sealed for the other kind of secret.
         public static let secretKindMismatch: Code = "secret_kind_mismatch"
+        /// A bundle sealed for the vault's devices (format 5) has no stanza this device opens:
+        /// it was removed from the vault, or is not approved yet.
+        public static let notARecipient: Code = "not_a_recipient"
+        /// A format 5 bundle's signature does not verify with its author's key.
+        public static let badSignature: Code = "bad_signature"
         /// The header authenticated with the right key does not match its MAC: it was altered.
         public static let headerTampered: Code = "header_tampered"
         /// A chunk of the payload does not authenticate: altered, reordered, or cut inside a chunk.
@@ -94,6 +99,10 @@ public struct BundleError: Error, Sendable {
         BundleError(.secretKindMismatch, mode: bundle)
     }
 
+    public static let notARecipient = BundleError(.notARecipient, mode: .deviceKeys)
+
+    public static let badSignature = BundleError(.badSignature, mode: .deviceKeys)
+
     public static let headerTampered = BundleError(.headerTampered)
 
     public static func payloadTampered(chunk: Int) -> BundleError {
@@ -145,8 +154,14 @@ extension BundleError: LocalizedError {
             return "unsupported bundle: \(reason); a newer TxLedger may read it"
         case .wrongSecret:
             return "the \(secret) does not open this bundle (wrong \(secret), or its key fields were altered)"
+        case .secretKindMismatch where mode == .deviceKeys:
+            return "this bundle is sealed for the vault's devices, not with a shared secret; read it on a member device"
         case .secretKindMismatch:
             return "this bundle is sealed with a \(secret); give that instead"
+        case .notARecipient:
+            return "this device cannot open the bundle: it was removed from the vault, or is not approved yet"
+        case .badSignature:
+            return "the bundle's signature does not verify with its author's key; nothing was imported"
         case .headerTampered:
             return "the bundle header was altered (its MAC does not match); nothing was imported"
         case .payloadTampered:
