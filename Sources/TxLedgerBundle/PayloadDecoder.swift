@@ -1,7 +1,8 @@
 import TxLedgerCore
+import TxLedgerMembership
 
-/// Decodes a bundle payload, streaming: the header first, then one record per `next()`. It reads
-/// format 4, as `PayloadEncoder` writes it, with the fields of newer versions (kept with the
+/// Decodes a bundle payload, streaming: the header first (in format 5 with its device section),
+/// then one record per `next()`. It reads formats 5 and 4, as `PayloadEncoder` writes them, with the fields of newer versions (kept with the
 /// record, `NewerFields`); formats 3 and 2, whose tags are plain field numbers of the table; and
 /// format 1, whose frames write every text as it is and every time as an svarint
 /// (`FieldEncoding.inFormat`). Everything is checked: canonical varints and texts,
@@ -11,6 +12,8 @@ import TxLedgerCore
 package struct PayloadDecoder {
 
     package let header: ChangeSetHeader
+    /// Format 5: the author, the vault's first recovery identity and the membership log.
+    package let devices: DeviceSection?
     /// Records decoded so far.
     package private(set) var recordCount = 0
     private let reader: BundleReader
@@ -97,6 +100,7 @@ package struct PayloadDecoder {
             lineage: lineage,
             clearedThrough: watermark
         )
+        devices = version >= BundleHeader.deviceKeysVersion ? try DeviceSection(reading: &source, vault: vault) : nil
         self.source = source
         self.frames = frames
     }

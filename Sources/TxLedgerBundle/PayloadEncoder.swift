@@ -1,4 +1,5 @@
 import TxLedgerCore
+import TxLedgerMembership
 
 /// Encodes a change set as a format 4 bundle payload (Specs/bundle-format.md, "Payload"): the
 /// header, then one length-prefixed frame per record, with the newer fields a record holds
@@ -16,7 +17,8 @@ package struct PayloadEncoder {
 
     package init() {}
 
-    package mutating func encode(_ header: ChangeSetHeader) {
+    /// Encodes the change set header, and in format 5 (device keys) the device section after it.
+    package mutating func encode(_ header: ChangeSetHeader, devices: DeviceSection? = nil) {
         bytes.appendText(header.vaultId)
         bytes.appendBigEndian(UInt64(header.origin.rawValue), width: 8)
         frames = FrameEncoder(origin: header.origin)
@@ -42,6 +44,7 @@ package struct PayloadEncoder {
         } else {
             bytes.appendUVarint(0)
         }
+        if let devices { bytes += devices.bytes }
     }
 
     package mutating func encode(_ record: RecordState) {

@@ -6,7 +6,7 @@ public struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The 16 bytes.
     public let bytes: [UInt8]
 
-    static let byteCount = 16
+    package static let byteCount = 16
 
     package init(bytes: [UInt8]) {
         precondition(bytes.count == Self.byteCount)

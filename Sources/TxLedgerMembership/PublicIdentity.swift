@@ -11,7 +11,7 @@ public struct PublicIdentity: Hashable, Sendable {
     /// The X25519 public key (32 bytes).
     public let boxKey: [UInt8]
 
-    static let keyCount = 32
+    package static let keyCount = 32
     static let printablePrefix = "TXLD1"
     static let checksumCount = 5
 
