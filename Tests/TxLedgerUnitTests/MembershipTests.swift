@@ -172,6 +172,25 @@ struct MembershipTests {
         #expect(throws: BundleError.self) { try other.insert(try #require(vault.log.operations.values.first)) }
     }
 
+    /// A log near the size a vault allows evaluates in about n² steps: 300 devices added one
+    /// after another, each renaming itself, 100 of them removed (701 operations). An
+    /// evaluation that compared every operation with every other in every view (n³) would
+    /// take minutes here.
+    @Test func aLargeLogEvaluates() throws {
+        var vault = Vault()
+        try vault.apply(Vault.add(laptop, "Laptop", replica: 1), by: vault.recovery, asRecovery: true)
+        let devices = (0..<300).map { Self.device(UInt8($0 % 250), salt: UInt8($0 / 250)) }
+        for (index, device) in devices.enumerated() {
+            try vault.apply(Vault.add(device, "d\(index)", replica: Int64(index + 10)), by: laptop)
+            try vault.apply(.rename(device.deviceID, name: "r\(index)"), by: device)
+        }
+        for device in devices.prefix(100) { try vault.apply(Vault.remove(device), by: laptop) }
+        #expect(vault.log.operations.count == 701)
+        let membership = vault.log.evaluate()
+        #expect(membership.members.count == 201 && membership.removed.count == 100)
+        #expect(membership.members[devices[299].deviceID]?.name == "r299")
+    }
+
     // MARK: - Encoding
 
     @Test func theSpecsOperationsDecodeAndEncodeByteForByte() throws {
@@ -257,9 +276,11 @@ struct MembershipTests {
         return operations
     })
 
-    /// The device whose seed is 32 times `byte`.
-    static func device(_ byte: UInt8) -> DeviceIdentity {
-        DeviceIdentity(seed: [UInt8](repeating: byte, count: 32).withUnsafeBytes { SecretBytes(copying: $0) })
+    /// The device whose seed is 31 times `byte` and `salt`.
+    static func device(_ byte: UInt8, salt: UInt8 = 0) -> DeviceIdentity {
+        DeviceIdentity(
+            seed: ([UInt8](repeating: byte, count: 31) + [salt]).withUnsafeBytes { SecretBytes(copying: $0) }
+        )
     }
 
     static func evaluation(of operations: [MembershipOperation]) throws -> Membership {
