@@ -31,6 +31,8 @@ package final class BundleReader {
     private let payloadHash: IncrementalHash?
     /// Format 5: the author's signature, once the stream has ended.
     package private(set) var signature: [UInt8]?
+    /// Format 5: the payload's hash, once a signature has been checked against it.
+    private var payloadDigest: [UInt8]?
 
     /// Opens `path` with `secret`; a symbolic link at `path` is refused unless `followingLinks`.
     package convenience init(path: String, secret: BundleSecret, followingLinks: Bool = true) throws {
@@ -192,15 +194,12 @@ package final class BundleReader {
     }
 
     /// Format 5: whether the signature that ended the stream is `author`'s over the header and
-    /// the payload. Only once the stream has been read to its end; once.
+    /// the payload; `false` until the stream has been read to its end.
     package func verifySignature(author: PublicIdentity) -> Bool {
         guard let signature, let payloadHash else { return false }
-        return BundleSignature.verify(
-            signature,
-            header: header.bytes,
-            payloadHash: payloadHash.finish(),
-            author: author
-        )
+        if payloadDigest == nil { payloadDigest = payloadHash.finish() }
+        guard let payloadDigest else { return false }
+        return BundleSignature.verify(signature, header: header.bytes, payloadHash: payloadDigest, author: author)
     }
 
     /// Reads and authenticates every chunk left, for a caller that stops decoding early: a

@@ -49,6 +49,9 @@ struct DeviceKeyBundleTests {
             #expect(reader.header.version == 5 && reader.header.mode == .deviceKeys)
             #expect(try readAll(reader) == payload)
             #expect(reader.verifySignature(author: author.publicIdentity))
+            // Asked again (another candidate author, then the same): the same answers.
+            #expect(!reader.verifySignature(author: phone.publicIdentity))
+            #expect(reader.verifySignature(author: author.publicIdentity))
         }
         let forged = try BundleReader(path: path, device: tablet)
         _ = try readAll(forged)
