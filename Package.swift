@@ -85,6 +85,7 @@ let package = Package(
             name: "TxLedgerStore",
             dependencies: [
                 "TxLedgerCore",
+                "TxLedgerMembership",
                 "CSQLiteDefensive",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, to read stored rows' columns (Store/StoredRow.swift).
@@ -95,9 +96,9 @@ let package = Package(
         // The encrypted bundle file: header, keys, chunks, the change set's payload.
         .target(name: "TxLedgerBundle", dependencies: ["TxLedgerCore", "TxLedgerMembership", "TxLedgerSodium"]),
         // Merging change sets into the store, from bundles and other ledger files.
-        .target(name: "TxLedgerReplication", dependencies: ["TxLedgerStore", "TxLedgerBundle"]),
+        .target(name: "TxLedgerReplication", dependencies: ["TxLedgerStore", "TxLedgerBundle", "TxLedgerMembership"]),
         // Replication through a shared folder.
-        .target(name: "TxLedgerFolderSync", dependencies: ["TxLedgerReplication"]),
+        .target(name: "TxLedgerFolderSync", dependencies: ["TxLedgerReplication", "TxLedgerMembership"]),
         // Asking chains about pending transactions.
         .target(name: "TxLedgerStatus", dependencies: ["TxLedgerStore"]),
         // The facade apps import: `Ledger`, re-exporting the layers' public types.

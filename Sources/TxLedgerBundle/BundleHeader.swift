@@ -38,7 +38,7 @@ package struct BundleHeader: Equatable, Sendable {
 
     /// Which payload encoding follows (Specs/bundle-format.md, "Payload"); the MAC covers it.
     let version: UInt8
-    let mode: KeyMode
+    package let mode: KeyMode
     /// The Argon2id cost with a passphrase; `nil` with a sync key.
     let cost: Argon2idCost?
     let salt: [UInt8]

@@ -85,8 +85,11 @@ package final class BundleReader {
     deinit { try? file.close() }
 
     /// The header alone, for what can be shown without a key.
-    static func header(of path: String) throws -> (header: BundleHeader, fileSize: Int) {
-        let (file, header, size) = try openHeader(path, followingLinks: true)
+    package static func header(
+        of path: String,
+        followingLinks: Bool = true
+    ) throws -> (header: BundleHeader, fileSize: Int) {
+        let (file, header, size) = try openHeader(path, followingLinks: followingLinks)
         try? file.close()
         return (header, size)
     }

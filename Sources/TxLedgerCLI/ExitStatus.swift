@@ -20,7 +20,8 @@ enum ExitStatus {
     static func code(for error: BundleError) -> Int32 {
         switch error.code {
         case .invalidKey, .invalidPassphrase: invalidInput
-        case .headerTampered, .payloadTampered, .truncated, .trailingData, .malformedContent, .badSignature:
+        case .headerTampered, .payloadTampered, .truncated, .trailingData, .malformedContent, .badSignature,
+            .notAMember:
             bundleDamaged
         case .wrongSecret, .secretKindMismatch, .notARecipient: wrongSecret
         case .notABundle, .unsupportedVersion: notABundle

@@ -12,7 +12,12 @@ protocol LedgerCommand: AsyncParsableCommand {
 extension LedgerCommand {
     var ledgerOptions: Ledger.Options { Ledger.Options() }
 
+    /// The ledger's device key is kept beside it, in `PATH.device` (mode 0600), made by the
+    /// first command that needs one (Specs/cli.md, "Devices").
     func run() async throws {
-        try await run(on: Ledger.open(path: root.db ?? Ledger.defaultPath(), options: ledgerOptions))
+        let path = root.db ?? Ledger.defaultPath()
+        var options = ledgerOptions
+        if options.deviceKeys == nil { options.deviceKeys = FileDeviceKeyStore(path: path + ".device") }
+        try await run(on: Ledger.open(path: path, options: options))
     }
 }

@@ -58,6 +58,13 @@ struct SecretOptions: ParsableArguments {
         return secret
     }
 
+    /// The secret, required unless `ledger` has a device identity (Specs/devices.md: a member
+    /// needs none); then only one named by the options.
+    func secret(for ledger: Ledger, confirm: Bool) async throws -> BundleSecret? {
+        guard try await ledger.hasDeviceIdentity() else { return try requiredSecret(confirm: confirm) }
+        return try secret(ask: false)
+    }
+
     private static func warnExposed(_ what: String, _ path: String) {
         StandardError.warn(["\(what) '\(OutsideText.escaped(path))' can be read by other users; run chmod 600 on it"])
     }

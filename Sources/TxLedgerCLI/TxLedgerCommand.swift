@@ -19,7 +19,7 @@ struct TxLedgerCommand: AsyncParsableCommand {
             RefreshCommand.self, MergeCommand.self, ClearCommand.self,
             KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PeersCommand.self,
             ForgetCommand.self,
-            SyncCommand.self, ExportLabelsCommand.self, ImportLabelsCommand.self,
+            SyncCommand.self, DevicesCommand.self, ExportLabelsCommand.self, ImportLabelsCommand.self,
         ]
     )
 

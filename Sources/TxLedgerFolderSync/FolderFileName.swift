@@ -1,4 +1,5 @@
 import Foundation
+import TxLedgerMembership
 import TxLedgerSodium
 
 /// The names of files in a sync folder (Specs/folder-sync.md, "Names"): `txl-`, 24 random
@@ -9,6 +10,8 @@ enum FolderFileName {
     enum Kind: Equatable {
         /// A file a sync writes and reads.
         case bundle
+        /// A device's membership notice of a vault (`txl-` + 24 hex digits + `.txm`).
+        case notice
         /// A copy a cloud service made of one ("name (1).txb", "name (X's conflicted copy).txb",
         /// "name.sync-conflict-….txb"): skipped, since the original is there.
         case conflictCopy
@@ -18,7 +21,7 @@ enum FolderFileName {
         case other
     }
 
-    static let prefix = "txl-", suffix = ".txb"
+    static let prefix = "txl-", suffix = ".txb", noticeSuffix = ".txm"
     private static let randomDigits = 24
 
     /// A new name, from libsodium's random bytes.
@@ -26,8 +29,18 @@ enum FolderFileName {
         prefix + Sodium.randomBytes(randomDigits / 2).map { String(format: "%02x", $0) }.joined() + suffix
     }
 
+    /// The name of `device`'s notice of `vault`: the digits are a hash of the device's
+    /// (deterministic) Ed25519 signature of the vault id, so that the name stays the same from
+    /// sync to sync and says nothing of the device or the vault to whoever lists the folder.
+    static func notice(of device: DeviceIdentity, vault: String) -> String {
+        let signature = device.sign(Array("TXLNOTICE".utf8) + Array(vault.utf8))
+        let digits = Sodium.genericHash(signature, outputLength: 16).prefix(randomDigits / 2)
+        return prefix + digits.map { String(format: "%02x", $0) }.joined() + noticeSuffix
+    }
+
     static func kind(of name: String) -> Kind {
-        if isBundle(name) { return .bundle }
+        if isSyncFile(name, suffix: suffix) { return .bundle }
+        if isSyncFile(name, suffix: noticeSuffix) { return .notice }
         if name.hasPrefix("." + prefix) && name.hasSuffix(".icloud") { return .placeholder }
         if name.hasPrefix(prefix) && name.utf8.count > prefix.utf8.count + randomDigits
             && isHex(name.utf8.dropFirst(prefix.utf8.count).prefix(randomDigits))
@@ -37,7 +50,7 @@ enum FolderFileName {
         return .other
     }
 
-    private static func isBundle(_ name: String) -> Bool {
+    private static func isSyncFile(_ name: String, suffix: String) -> Bool {
         let utf8 = name.utf8
         return utf8.count == prefix.utf8.count + randomDigits + suffix.utf8.count && name.hasPrefix(prefix)
             && name.hasSuffix(suffix)

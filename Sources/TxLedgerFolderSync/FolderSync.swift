@@ -1,6 +1,7 @@
 import Foundation
 import TxLedgerBundle
 import TxLedgerCore
+import TxLedgerMembership
 import TxLedgerReplication
 import TxLedgerStore
 
@@ -11,19 +12,31 @@ package struct FolderSync {
     let database: LedgerDatabase
     /// The folder's absolute, standardized path: the key of what the ledger remembers of it.
     let folder: String
-    let secret: BundleSecret
+    /// This device's identity and the shared (or recovery) secret, either of which may be absent.
+    let credentials: BundleCredentials
     /// The vaults to sync; `nil`: every vault of the ledger and of the folder.
     let vaults: Set<String>?
+    /// The name this device takes when it joins a vault with the recovery secret.
+    let deviceName: String
 
     private var report = FolderSyncReport()
     /// What the ledger remembers of the folder's files, by name.
     private var known: [String: FolderFile] = [:]
+    /// The names the folder listed.
+    private var listed: Set<String> = []
 
-    package init(database: LedgerDatabase, folder: String, secret: BundleSecret, vaults: Set<String>?) {
+    package init(
+        database: LedgerDatabase,
+        folder: String,
+        credentials: BundleCredentials,
+        vaults: Set<String>?,
+        deviceName: String
+    ) {
         self.database = database
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
-        self.secret = secret
+        self.credentials = credentials
         self.vaults = vaults
+        self.deviceName = deviceName
     }
 
     package mutating func run() async throws -> FolderSyncReport {
@@ -61,6 +74,7 @@ package struct FolderSync {
     /// The sync, given the folder's names and sizes as listed: a file may vanish after it.
     mutating func run(listing: [String: Int]) async throws -> FolderSyncReport {
         let folder = folder
+        listed = Set(listing.keys)
         known = Dictionary(
             uniqueKeysWithValues: try await database.read { try $0.folderFiles(folder) }.map { ($0.name, $0) }
         )
@@ -98,6 +112,8 @@ package struct FolderSync {
             report.skip(name, "a copy the sync service made of another file, which is read instead", retried: false)
         case .placeholder:
             report.skip(name, "not downloaded yet (an iCloud placeholder)", retried: true)
+        case .notice:
+            try await readNotice(name)
         case .bundle:
             guard known[name] == nil else { return }
             guard size > 0 else {
@@ -109,7 +125,8 @@ package struct FolderSync {
                 guard
                     let imported = try await database.importBundle(
                         at: folder + "/" + name,
-                        secret: secret,
+                        credentials: credentials,
+                        vaults: vaults.map { Array($0) } ?? [],
                         followingLinks: false,
                         admitting: { vaults?.contains($0.vaultId) ?? true }
                     ),
@@ -119,6 +136,12 @@ package struct FolderSync {
                 let folder = folder
                 try await database.write { try $0.store.rememberFolderFile(folder, file) }
                 known[name] = file
+                report.vaults[changes.vaultId, default: .init()].writesSetAside += imported.report.writesSetAside
+                if let refusal = imported.refusal {
+                    // Read once: a removed device never becomes a member again.
+                    report.skip(name, refusal.localizedDescription, retried: false)
+                    return
+                }
                 report.vaults[changes.vaultId, default: .init()].filesRead += 1
                 report.vaults[changes.vaultId, default: .init()].recordsAdded += imported.report.recordsAdded
                 report.vaults[changes.vaultId, default: .init()].recordsChanged += imported.report.recordsChanged
@@ -130,12 +153,42 @@ package struct FolderSync {
         }
     }
 
+    /// Reads another device's membership notice (each sync: it is replaced in place), and
+    /// notes a removal of this device it brings.
+    private mutating func readNotice(_ name: String) async throws {
+        if let device = credentials.device {
+            let held = try await database.read { try $0.vaultsWithDevices() }
+            if held.contains(where: { FolderFileName.notice(of: device, vault: $0) == name }) { return }
+        }
+        let vaults = vaults
+        do {
+            guard
+                let imported = try await database.importNotice(
+                    at: folder + "/" + name,
+                    credentials: credentials,
+                    vaults: vaults.map { Array($0) } ?? [],
+                    admitting: { vaults?.contains($0) ?? true }
+                )
+            else { return }
+            report.vaults[imported.vault, default: .init()].writesSetAside += imported.writesSetAside
+        } catch let error as BundleError {
+            // A device not approved yet cannot open the others' notices: that is no news.
+            if error.code != .notARecipient { report.skip(name, Self.reason(error), retried: true) }
+        }
+    }
+
     /// Why a file was not read. The next sync tries it again: only what was merged is
     /// remembered.
     private static func reason(_ error: BundleError) -> String {
         switch error.code {
-        case .wrongSecret, .secretKindMismatch:
+        case .wrongSecret:
             "written with another key or passphrase (another user sharing the folder?)"
+        case .secretKindMismatch:
+            "sealed with a shared secret this sync was not given (give the vault's key or passphrase)"
+        case .notARecipient:
+            "sealed for the vault's devices, and this device is not among them: it was removed from the vault, "
+                + "or is not approved yet"
+        case .notAMember, .badSignature: error.localizedDescription
         case .truncated, .payloadTampered, .trailingData, .headerTampered:
             "damaged or cut short (an upload in progress?)"
         case .unsupportedVersion: "written by a newer TxLedger in a format this version cannot read: update TxLedger"
@@ -157,23 +210,34 @@ package struct FolderSync {
     /// its files is in the folder), then compacts: once its later files weigh more than half of
     /// its latest full one, it writes a full one. Every other file under its replica id (older
     /// ones, and those another process or a copy of this file wrote, read here) is removed.
+    /// With device keys, a full file is written whenever the vault's membership log has
+    /// changed since the last full one (devices.md, "Format 5": a new recipient gets the whole
+    /// history, a removed one nothing more).
     private mutating func write(_ vault: String) async throws {
+        guard case let .write(membership) = try await mayWrite(vault) else { return }
         let me = database.replicaID
         var mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted {
             $0.through < $1.through
         }
-        if let last = mine.last, mine.contains(where: \.isFull) {
+        let membershipChanged = mine.last(where: \.isFull)?.membership != membership
+        if let last = mine.last, !membershipChanged {
             if try await changed(vault, after: last.through) {
-                mine.append(try await export(vault, since: last.through))
+                mine.append(try await export(vault, since: last.through, membership: membership))
             }
         } else {
-            mine.append(try await export(vault, since: 0))
+            mine.append(try await export(vault, since: 0, membership: membership))
         }
         guard var base = mine.last(where: \.isFull) else { preconditionFailure("a full file was written or kept") }
         var later = mine.filter { $0.through > base.through }
         if later.map(\.size).reduce(0, +) > base.size / 2 {
-            base = try await export(vault, since: 0)
+            base = try await export(vault, since: 0, membership: membership)
             later = []
+        }
+        if membership != nil, let device = credentials.device {
+            let notice = FolderFileName.notice(of: device, vault: vault)
+            if membershipChanged || !listed.contains(notice) {
+                try await database.writeNotice(vault: vault, to: folder + "/" + notice, credentials: credentials)
+            }
         }
         let keep = Set([base.name] + later.map(\.name))
         try await remove(known.values.filter { $0.vault == vault && $0.origin == me && !keep.contains($0.name) })
@@ -185,18 +249,71 @@ package struct FolderSync {
         }
     }
 
+    /// Whether this device may write `vault`'s files: with the shared secret (a vault without
+    /// device keys here; `membership` nil), or as a member or a removed device (the digest of
+    /// the log it writes under; the others set a removed device's records aside but keep its
+    /// removals). A device that holds the recovery secret and is not a member joins first; one
+    /// that may not write has the reason in the report.
+    private enum WriteRight: Equatable {
+        case write(membership: [UInt8]?)
+        case refused
+    }
+
+    private mutating func mayWrite(_ vault: String) async throws -> WriteRight {
+        guard let membership = try await database.membership(vault: vault) else {
+            guard credentials.secret != nil else {
+                report.vaults[vault, default: .init()].notWritten =
+                    "vault '\(vault)' has no device keys here, and no key or passphrase was given"
+                return .refused
+            }
+            return .write(membership: nil)
+        }
+        let device = credentials.secret == nil ? credentials.device : try await credentials.deviceMadeIfNeeded()
+        if let device, membership.members[device.deviceID]?.identity != device.publicIdentity,
+            membership.removed[device.deviceID] == nil, credentials.secret != nil
+        {
+            do {
+                let joined = try await database.joinWithRecovery(
+                    vault: vault,
+                    name: deviceName,
+                    credentials: credentials
+                )
+                report.vaults[vault, default: .init()].joined = joined.members[device.deviceID] != nil
+            } catch let error as LedgerError where error.code == .invalidInput {
+                report.vaults[vault, default: .init()].notWritten = error.reason
+                return .refused
+            }
+        }
+        guard let log = try await database.read({ try $0.membershipLog(vault) }), let device,
+            log.identity(of: device.deviceID) == device.publicIdentity
+        else {
+            report.vaults[vault, default: .init()].notWritten = BundleCredentials.notMemberReason(
+                device: device,
+                vault: vault,
+                membership: membership
+            )
+            return .refused
+        }
+        let now = log.evaluate()
+        if now.members[device.deviceID] == nil {
+            // Removed: it still writes (its own removals must reach the others), and says so.
+            report.vaults[vault, default: .init()].removed = true
+        }
+        return .write(membership: log.digest)
+    }
+
     /// Writes a new file of `vault`'s changes after `since` and remembers it.
-    private mutating func export(_ vault: String, since: Int64) async throws -> FolderFile {
+    private mutating func export(_ vault: String, since: Int64, membership: [UInt8]?) async throws -> FolderFile {
         let (name, folder) = (FolderFileName.random(), folder)
         try await database.write { try $0.store.noteWrite(folder, name: name, finished: false) }
         let info = try await database.exportBundle(
             vault: vault,
             to: folder + "/" + name,
-            secret: secret,
+            credentials: credentials,
             passphraseCost: .moderate
         ) { _ in since }
         guard let changes = info.changes else { preconditionFailure("an export knows its change set") }
-        let file = FolderFile(name: name, size: info.byteCount, changes: changes, written: true)
+        let file = FolderFile(name: name, size: info.byteCount, changes: changes, written: true, membership: membership)
         try await database.write { transaction in
             try transaction.store.rememberFolderFile(folder, file)
             try transaction.store.noteWrite(folder, name: name, finished: true)

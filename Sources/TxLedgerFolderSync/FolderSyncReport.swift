@@ -12,6 +12,17 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
         /// This device's files written, and its files (or a former replica id's) removed.
         public var filesWritten = 0
         public var filesRemoved = 0
+        /// Records received whose writes, by a device the vault removed, did not count and were
+        /// set aside (Specs/devices.md, "What counts as a member's write").
+        public var writesSetAside = 0
+        /// This device was removed from the vault (by another device, or by removing one that
+        /// removed it at the same time): the others set its writes aside.
+        public var removed = false
+        /// This device joined the vault with its recovery secret (Specs/devices.md, "Upgrade").
+        public var joined = false
+        /// Why this device wrote no file of the vault, when it wrote none because it may not:
+        /// it is not (or no longer) a member, or has no secret for a vault without device keys.
+        public var notWritten: String?
     }
 
     /// A file the sync did not read, and why, in one line. `retried`: the next sync tries to

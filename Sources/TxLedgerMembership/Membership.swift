@@ -31,4 +31,25 @@ public struct Membership: Equatable, Sendable {
     public func member(writingAs replica: ReplicaID) -> Member? {
         members.values.first { $0.replica == replica }
     }
+
+    /// The writes that no longer count: each removed device's replica with its cut (the
+    /// smallest, should two removals of one device differ).
+    package var cuts: WriteCuts {
+        WriteCuts(
+            Dictionary(
+                removed.values.map { ($0.cut.replica, Int64(clamping: $0.cut.time)) },
+                uniquingKeysWith: min
+            )
+        )
+    }
+
+    /// The removed device whose replica is `replica`, if any.
+    package func removedDevice(writingAs replica: ReplicaID) -> DeviceID? {
+        removed.first { $0.value.cut.replica == replica }?.key
+    }
+
+    /// Who a file of the vault is sealed for: every member, and every recovery identity.
+    package var recipients: [PublicIdentity] {
+        members.values.map(\.identity).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) } + recovery
+    }
 }

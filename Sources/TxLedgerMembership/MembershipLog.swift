@@ -1,4 +1,5 @@
 import TxLedgerCore
+import TxLedgerSodium
 
 /// A vault's membership log: a grow-only set of signed operations, merged by union, and what
 /// it means, computed from the set alone (Specs/devices.md, "Evaluation"). Every device that
@@ -56,6 +57,20 @@ public struct MembershipLog: Sendable {
         var heads = Set(operations.keys)
         for operation in operations.values { heads.subtract(operation.parents) }
         return heads
+    }
+
+    /// `BLAKE2b-256` of the held operations' ids in increasing order: equal for two logs that
+    /// hold the same operations.
+    public var digest: [UInt8] {
+        Sodium.genericHash(operations.keys.sorted().flatMap(\.bytes), outputLength: 32)
+    }
+
+    /// The public identity of `device`, as an add of the log names it.
+    public func identity(of device: DeviceID) -> PublicIdentity? {
+        for operation in operations.values {
+            if case let .add(identity, _, _) = operation.change, identity.deviceID == device { return identity }
+        }
+        return nil
     }
 
     /// How many operations wait for a parent.

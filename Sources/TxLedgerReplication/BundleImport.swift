@@ -5,4 +5,7 @@ import TxLedgerCore
 public struct BundleImport: Sendable, Equatable {
     public let info: BundleInfo
     public let report: MergeReport
+    /// Why none of its records counted, for a file of a device the vault removed: its writes
+    /// past the cut were set aside (and it is not imported again).
+    package let refusal: BundleError?
 }

@@ -11,7 +11,7 @@ extension LedgerDatabase {
     package func exportBundle(
         vault: String,
         to path: String,
-        secret: BundleSecret,
+        credentials: BundleCredentials,
         scope: ExportScope,
         passphraseCost: Argon2idCost,
         progress: (@Sendable (BundleProgress) -> Void)? = nil
@@ -20,7 +20,7 @@ extension LedgerDatabase {
         return try await exportBundle(
             vault: vault,
             to: path,
-            secret: secret,
+            credentials: credentials,
             passphraseCost: passphraseCost,
             progress: progress
         ) { store in
@@ -33,11 +33,15 @@ extension LedgerDatabase {
     }
 
     /// Writes `vault`'s changes after the change sequence number that `since` gives (read in
-    /// the export's own transaction) to a bundle at `path`.
+    /// the export's own transaction) to a bundle at `path`: sealed for the vault's members and
+    /// signed by this device (format 5) once the vault has device keys here, else sealed with
+    /// the shared secret.
+    /// - Throws: `BundleError.notAMember` for a vault with device keys of which this device is
+    ///   not a member; `LedgerError.invalidInput` for one without, when no secret is given.
     package func exportBundle(
         vault: String,
         to path: String,
-        secret: BundleSecret,
+        credentials: BundleCredentials,
         passphraseCost: Argon2idCost,
         progress: (@Sendable (BundleProgress) -> Void)? = nil,
         since: @escaping @Sendable (RecordStore) throws -> Int64
@@ -48,9 +52,15 @@ extension LedgerDatabase {
             guard try store.vaults().contains(vault) else { throw LedgerError.unknownVault(vault) }
             let header = try store.changeSetHeader(vault, since: try since(store))
             let total = progress == nil ? 0 : try store.countStored(vault: vault, changedAfter: header.since)
-            let writer = try BundleWriter(path: path, secret: secret, cost: passphraseCost, sparing: ownFiles)
+            let (writer, devices) = try credentials.writer(
+                for: vault,
+                at: path,
+                store: store,
+                cost: passphraseCost,
+                sparing: ownFiles
+            )
             var encoder = PayloadEncoder()
-            encoder.encode(header)
+            encoder.encode(header, devices: devices)
             var count = 0
             try store.forEachStoredFrame(vault: vault, changedAfter: header.since) { frame, time, tables in
                 try encoder.encode(stored: frame, timestamp: time, tables: tables)
@@ -73,23 +83,39 @@ extension LedgerDatabase {
     /// Imports a bundle as `importBundle(at:secret:progress:)` does if its change set's header
     /// is one that `admitting` accepts; `nil` (and nothing written) if not. A symbolic link at
     /// `path` is refused unless `followingLinks` (a sync folder's entries are never links).
+    ///
+    /// A format 5 file is opened with this device's identity, or with the recovery identity
+    /// the secret derives for one of the ledger's vaults or of `vaults`; its membership log is
+    /// merged, its author must be a member and its signature must verify, and the registers
+    /// its vault's cuts refuse are set aside. A file of an older format is refused for a vault
+    /// with device keys here.
     package func importBundle(
         at path: String,
-        secret: BundleSecret,
+        credentials: BundleCredentials,
+        vaults: [String] = [],
         followingLinks: Bool = true,
         progress: (@Sendable (BundleProgress) -> Void)? = nil,
         admitting: @escaping @Sendable (ChangeSetHeader) -> Bool
     ) async throws -> BundleImport? {
         // The keys (Argon2id for a passphrase) and the header's checks, before the write lock.
-        let (header, keys) = try await DedicatedThread.run {
-            let reader = try BundleReader(path: path, secret: secret, followingLinks: followingLinks)
-            return (reader.header, reader.keys)
-        }
+        let held = try await read { try $0.vaults() }
+        let (header, keys) = try await credentials.open(
+            path,
+            followingLinks: followingLinks,
+            vaults: Array(Set(held + vaults)).sorted()
+        )
         let imported = try await write { transaction -> BundleImport? in
             let reader = try BundleReader(path: path, expecting: header, keys: keys, followingLinks: followingLinks)
             var decoder = try PayloadDecoder(reader)
             guard admitting(decoder.header) else { return nil }
             let changes = decoder.header
+            var report = MergeReport()
+            var admission: LedgerTransaction.Admission?
+            if let devices = decoder.devices {
+                admission = try transaction.admit(devices, vault: changes.vaultId, report: &report)
+            } else {
+                try transaction.requireNoDevices(changes.vaultId)
+            }
             // The records are decrypted and decoded on a thread of their own while the ones
             // before them merge here; a failure of either ends the transaction as before.
             let records = ProducerThread<RecordState>(
@@ -104,20 +130,22 @@ extension LedgerDatabase {
                 }
             }
             defer { records.stop() }
-            var report = MergeReport()
             var count = 0
-            try transaction.merge(
-                changes,
-                records: { merge in
-                    try records.consume { record in
-                        try merge(record)
-                        count += 1
-                    }
-                },
-                report: &report
-            )
+            let each: ((RecordState) throws -> Void) throws -> Void = { merge in
+                try records.consume { record in
+                    try merge(record)
+                    count += 1
+                }
+            }
+            if let admission, admission.refusal != nil {
+                try transaction.setAside(records: each, membership: admission.membership, report: &report)
+            } else {
+                try transaction.merge(changes, membership: admission?.membership, records: each, report: &report)
+            }
+            // Before the transaction commits: a file its author did not sign leaves nothing.
+            if let admission, !reader.verifySignature(author: admission.author) { throw BundleError.badSignature }
             let info = BundleInfo(header: header, byteCount: reader.fileSize, changes: changes, recordCount: count)
-            return BundleImport(info: info, report: report)
+            return BundleImport(info: info, report: report, refusal: admission?.refusal)
         }
         guard let imported else { return nil }
         progress?(BundleProgress(phase: .merging, completed: imported.info.byteCount, total: imported.info.byteCount))

@@ -17,7 +17,12 @@ extension LedgerDatabase {
                             "a change set for vault '\(changes.vaultId)' carries record \(record.id) of another vault"
                     )
                 }
-                try transaction.merge(changes.header, records: changes.records.forEach, report: &report)
+                try transaction.merge(
+                    changes.header,
+                    membership: try transaction.membership(changes.vaultId),
+                    records: changes.records.forEach,
+                    report: &report
+                )
             }
             return report
         }
@@ -50,8 +55,10 @@ extension LedgerDatabase {
             }
             var item = try nextItem()
             while case let .changes(header)? = item {
+                // Unsigned, as any ledger file: only cuts apply (threat-model.md).
                 try transaction.merge(
                     header,
+                    membership: try transaction.membership(header.vaultId),
                     records: { merge in
                         item = try nextItem()
                         while case let .record(record)? = item {

@@ -1,4 +1,5 @@
 import TxLedgerCore
+import TxLedgerMembership
 import TxLedgerStore
 
 extension LedgerTransaction {
@@ -7,8 +8,10 @@ extension LedgerTransaction {
 
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
+    /// Under a `membership`, the registers its cuts refuse are set aside, not merged.
     mutating func merge(
         _ header: ChangeSetHeader,
+        membership: Membership?,
         records: ((RecordState) throws -> Void) throws -> Void,
         report: inout MergeReport
     ) throws {
@@ -26,7 +29,8 @@ extension LedgerTransaction {
                 latestAcceptable = stamp
             }
         }
-        if let theirs = header.clearedThrough {
+        let cuts = membership?.cuts ?? WriteCuts()
+        if let theirs = header.clearedThrough, cuts.counts(theirs) {
             observe(theirs)
             report.recordsCleared += try store.clear(vault, through: theirs)
         }
@@ -77,9 +81,23 @@ extension LedgerTransaction {
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)
             }
+            let now = stamps.wallClock().millis
             try records { received in
-                received.stamps.forEach(observe)
-                guard let incoming = received.filtered(clearedThrough: watermark) else {
+                var counted = received
+                if let membership, case let refused = received.registers(refusedBy: cuts), !refused.isEmpty {
+                    let writer = received.stamps.first { !cuts.counts($0) }!.replica
+                    try store.setAside(
+                        received,
+                        registers: refused,
+                        device: membership.removedDevice(writingAs: writer)!,
+                        now: now
+                    )
+                    report.writesSetAside += 1
+                    guard let kept = received.filtered(by: cuts) else { return }
+                    counted = kept
+                }
+                counted.stamps.forEach(observe)
+                guard let incoming = counted.filtered(clearedThrough: watermark) else {
                     report.recordsUnchanged += 1
                     return
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TxLedgerCore
+import TxLedgerMembership
 
 /// How a ledger is opened and behaves: `Ledger.Options`.
 public struct LedgerOptions: Sendable {
@@ -24,10 +25,23 @@ public struct LedgerOptions: Sendable {
     /// widget, the CLI) or another `Ledger` on the same file, which GRDB's observation does
     /// not see: milliseconds between two reads of the file's change counter; 0: never.
     public var externalChangesPollMillis: Int64
+    /// Where this device keeps its own identity (Specs/devices.md, "Device identity"): the
+    /// Keychain, or a file (`FileDeviceKeyStore`); `nil`: the ledger has no device key, and
+    /// syncs only vaults sealed with a shared secret.
+    public var deviceKeys: (any DeviceKeyStore)?
+    /// The name this device takes when it joins a vault with its recovery secret (a sync
+    /// does so for an upgraded vault): by default the host's name.
+    public var deviceName: String
     /// One second.
     public static let defaultExternalChangesPollMillis: Int64 = 1000
     /// One day: a device whose clock is wrong by hours still syncs its clock forward.
     public static let defaultMaxForwardDriftMillis: Int64 = HybridClock.defaultMaxForwardDriftMillis
+    /// The host's name, cut to a name's 64 bytes (Specs/devices.md).
+    public static var defaultDeviceName: String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let name = String(decoding: Array(host.utf8.prefix(MembershipOperation.maxNameBytes)), as: UTF8.self)
+        return name.isEmpty || name.contains("\u{FFFD}") ? "device" : name
+    }
     /// Thirty days.
     public static let defaultPeerHorizonMillis: Int64 = 30 * 24 * 60 * 60 * 1000
 
@@ -38,8 +52,12 @@ public struct LedgerOptions: Sendable {
         peerHorizonMillis: Int64 = LedgerOptions.defaultPeerHorizonMillis,
         readOnly: Bool = false,
         sharedContainer: Bool = false,
-        externalChangesPollMillis: Int64 = LedgerOptions.defaultExternalChangesPollMillis
+        externalChangesPollMillis: Int64 = LedgerOptions.defaultExternalChangesPollMillis,
+        deviceKeys: (any DeviceKeyStore)? = nil,
+        deviceName: String = LedgerOptions.defaultDeviceName
     ) {
+        self.deviceKeys = deviceKeys
+        self.deviceName = deviceName
         self.readOnly = readOnly
         self.sharedContainer = sharedContainer
         self.externalChangesPollMillis = externalChangesPollMillis

@@ -232,7 +232,13 @@ struct FolderSyncTests {
         let gone = FolderFileName.random()
         var listing = try files()
         listing[gone] = 500
-        var sync = FolderSync(database: b.ledger.database, folder: folder.url.path, secret: secret, vaults: nil)
+        var sync = FolderSync(
+            database: b.ledger.database,
+            folder: folder.url.path,
+            credentials: BundleCredentials(device: nil, secret: secret),
+            vaults: nil,
+            deviceName: "B"
+        )
         let report = try await sync.run(listing: listing)
         #expect(report.skipped.map(\.name) == [gone])
         #expect(report.skipped.first?.retried == true)
@@ -250,7 +256,13 @@ struct FolderSyncTests {
         var listing = try files()
         listing[fifo] = 500
         #expect(mkfifo(folder.path(fifo), 0o644) == 0)
-        var sync = FolderSync(database: b.ledger.database, folder: folder.url.path, secret: secret, vaults: nil)
+        var sync = FolderSync(
+            database: b.ledger.database,
+            folder: folder.url.path,
+            credentials: BundleCredentials(device: nil, secret: secret),
+            vaults: nil,
+            deviceName: "B"
+        )
         let report = try await sync.run(listing: listing)
         #expect(report.skipped.map(\.name) == [fifo])
         #expect(report.skipped.first?.reason.contains("not a regular file") == true, "\(report.skipped)")

@@ -11,7 +11,7 @@ extension Ledger {
     /// - Throws: what `exportBundle(vault:to:secret:scope:)` throws.
     public func exportBundle(
         vault: String,
-        secret: BundleSecret,
+        secret: BundleSecret? = nil,
         scope: ExportScope = .knownPeers,
         passphraseCost: Argon2idCost = .moderate
     ) async throws -> Data {
@@ -31,7 +31,7 @@ extension Ledger {
     /// `importBundle(at:secret:)` imports a file: in one transaction, committed only if it reads whole.
     /// - Throws: what `importBundle(at:secret:)` throws.
     @discardableResult
-    public func importBundle(_ bundle: Data, secret: BundleSecret) async throws -> BundleImport {
+    public func importBundle(_ bundle: Data, secret: BundleSecret? = nil) async throws -> BundleImport {
         let path = Self.temporaryBundlePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await DedicatedThread.run {

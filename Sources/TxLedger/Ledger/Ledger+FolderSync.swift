@@ -1,6 +1,7 @@
 import TxLedgerBundle
 import TxLedgerCore
 import TxLedgerFolderSync
+import TxLedgerReplication
 
 extension Ledger {
     /// Syncs through a shared folder (a cloud drive, a NAS, a USB stick; Specs/folder-sync.md):
@@ -11,13 +12,27 @@ extension Ledger {
     /// others; a folder it cannot write to is still read.
     /// - Parameters:
     ///   - folder: the shared folder's path.
-    ///   - secret: the sync key or passphrase the vaults' bundles are sealed with.
+    ///   - secret: the sync key or passphrase the vaults' bundles are sealed with; with
+    ///     device keys (Specs/devices.md), the recovery secret, which a device that is not a
+    ///     member yet joins with, or `nil`: a member needs none.
     ///   - vaults: the vaults to sync; `nil`: every vault of this ledger and every vault of
-    ///     the folder that `secret` opens.
+    ///     the folder that this device (or `secret`) opens.
     /// - Throws: `BundleError.io` if the folder cannot be listed; `LedgerError` for the ledger.
-    public func sync(folder: String, secret: BundleSecret, vaults: [String]? = nil) async throws -> FolderSyncReport {
+    public func sync(
+        folder: String,
+        secret: BundleSecret? = nil,
+        vaults: [String]? = nil
+    ) async throws
+        -> FolderSyncReport
+    {
         for vault in vaults ?? [] { try TextField.identifier.validate(vault, field: "vault") }
-        var sync = FolderSync(database: database, folder: folder, secret: secret, vaults: vaults.map(Set.init))
+        var sync = FolderSync(
+            database: database,
+            folder: folder,
+            credentials: try await credentials(secret: secret, joining: true),
+            vaults: vaults.map(Set.init),
+            deviceName: options.deviceName
+        )
         return try await sync.run()
     }
 }

@@ -66,7 +66,7 @@ struct ExportCommand: LedgerCommand {
     func run(on ledger: Ledger) async throws {
         let scope: ExportScope =
             full ? .full : forPeer.flatMap(ReplicaID.init(hex:)).map(ExportScope.forPeer) ?? .knownPeers
-        let secret = try secretOptions.requiredSecret(confirm: true)
+        let secret = try await secretOptions.secret(for: ledger, confirm: true)
         let info = try await ledger.exportBundle(
             vault: vault,
             to: out,

@@ -15,7 +15,7 @@ struct ImportCommand: LedgerCommand {
     @Flag(help: "Print the bundle and the merge report as JSON.") var json = false
 
     func run(on ledger: Ledger) async throws {
-        let secret = try secretOptions.requiredSecret(confirm: false)
+        let secret = try await secretOptions.secret(for: ledger, confirm: false)
         let result = try await ledger.importBundle(at: file, secret: secret, progress: ProgressLine.reporter())
         StandardError.warn(MergeReportText.warnings(result.report))
         let bundle = BundleInfoOutput(path: file, info: result.info)

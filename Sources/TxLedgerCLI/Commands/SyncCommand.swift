@@ -32,7 +32,7 @@ struct SyncCommand: LedgerCommand {
     }
 
     func run(on ledger: Ledger) async throws {
-        let secret = try secretOptions.requiredSecret(confirm: false)
+        let secret = try await secretOptions.secret(for: ledger, confirm: false)
         var first = true
         repeat {
             if !first { try await Task.sleep(for: .seconds(interval)) }
@@ -43,6 +43,14 @@ struct SyncCommand: LedgerCommand {
                         ["could not write to \(OutsideText.escaped(folder)) (\($0)); it was read"]
                     }
                         ?? [])
+                    + report.vaults.sorted { $0.key < $1.key }.flatMap { vault, done in
+                        (done.notWritten.map { ["wrote nothing of vault \(OutsideText.escaped(vault)): \($0)"] } ?? [])
+                            + (done.removed
+                                ? [
+                                    "this device was removed from vault \(OutsideText.escaped(vault)): "
+                                        + "the other devices set its writes aside"
+                                ] : [])
+                    }
                     + MergeReportText.peersDropped(report.peersDropped)
                     + (report.newReplicaID.map {
                         ["this ledger was restored or copied and took the new replica id \($0)"]
@@ -64,6 +72,8 @@ struct SyncCommand: LedgerCommand {
         return report.vaults.sorted { $0.key < $1.key }.map { vault, done in
             "\(vault): read \(done.filesRead) file\(done.filesRead == 1 ? "" : "s") (added \(done.recordsAdded), changed \(done.recordsChanged)), "
                 + "wrote \(done.filesWritten), removed \(done.filesRemoved)"
+                + (done.writesSetAside > 0 ? "; set aside \(done.writesSetAside) writes of removed devices" : "")
+                + (done.joined ? "; this device joined the vault with its recovery secret" : "")
         }.joined(separator: "\n")
     }
 }

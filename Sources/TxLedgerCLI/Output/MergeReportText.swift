@@ -10,6 +10,12 @@ enum MergeReportText {
             "added \(report.recordsAdded), changed \(report.recordsChanged), unchanged \(report.recordsUnchanged), cleared \(report.recordsCleared)"
                 + (report.changedAnything ? "" : " (nothing changed)")
         ]
+        if report.writesSetAside > 0 {
+            lines.append(
+                "set aside \(report.writesSetAside) write\(report.writesSetAside == 1 ? "" : "s") of devices removed from the vault "
+                    + "(txledger devices list shows them)"
+            )
+        }
         if report.futureStamps > 0 {
             lines.append(
                 "\(report.futureStamps) stamps were far ahead of this clock: kept, but the clock was not moved"

@@ -85,26 +85,35 @@ package struct RecordState: Hashable, Sendable {
     /// `nil` when nothing survives.
     package func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
         guard let watermark else { return self }
-        func keep<V>(_ register: Register<V>?) -> Register<V>? { register.flatMap { $0.stamp > watermark ? $0 : nil } }
-        let status = StatusRegister(
-            pending: status.pending.flatMap { $0 > watermark ? $0 : nil },
-            terminal: keep(status.terminal),
-            inferred: keep(status.inferred)
-        )
         let factsSurvive = facts.stamp > watermark
-        let result = RecordState(
+        var result = keeping { $0 > watermark }
+        if !factsSurvive { result.lastCheckedAt = nil }
+        return factsSurvive || result.hasRegisterBesideFacts ? result : nil
+    }
+
+    /// This state with only the registers (besides the facts, kept as they are) whose stamp
+    /// `counts` accepts.
+    package func keeping(_ counts: (Stamp) -> Bool) -> RecordState {
+        func keep<V>(_ register: Register<V>?) -> Register<V>? { register.flatMap { counts($0.stamp) ? $0 : nil } }
+        return RecordState(
             facts: facts,
-            status: status,
-            lastCheckedAt: factsSurvive ? lastCheckedAt : nil,
+            status: StatusRegister(
+                pending: status.pending.flatMap { counts($0) ? $0 : nil },
+                terminal: keep(status.terminal),
+                inferred: keep(status.inferred)
+            ),
+            lastCheckedAt: lastCheckedAt,
             note: keep(note),
             labels: keep(labels),
             hidden: keep(hidden),
-            newerRegisters: newerRegisters.filter { $0.value.stamp > watermark }
+            newerRegisters: newerRegisters.filter { counts($0.value.stamp) }
         )
-        let anyRegister =
-            status.pending != nil || status.terminal != nil || status.inferred != nil || result.note != nil
-            || result.labels != nil || result.hidden != nil || !result.newerRegisters.isEmpty
-        return factsSurvive || anyRegister ? result : nil
+    }
+
+    /// Whether a register other than the facts holds a value.
+    var hasRegisterBesideFacts: Bool {
+        status.pending != nil || status.terminal != nil || status.inferred != nil || note != nil || labels != nil
+            || hidden != nil || !newerRegisters.isEmpty
     }
 }
 

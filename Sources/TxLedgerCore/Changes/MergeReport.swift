@@ -8,6 +8,9 @@ public struct MergeReport: Sendable, Equatable, Codable {
     public var recordsUnchanged = 0
     /// Records that a newer clear watermark removed here.
     public var recordsCleared = 0
+    /// Records whose registers, written by a device removed from the vault after its cut, did
+    /// not count and were set aside (Specs/devices.md, "What counts as a member's write").
+    public var writesSetAside = 0
     /// Registers (facts, status parts, lastCheckedAt, note, labels, hidden) that took the received value.
     public var registersUpdated = 0
     /// Registers whose local value was kept.
@@ -39,6 +42,7 @@ public struct MergeReport: Sendable, Equatable, Codable {
         recordsChanged += other.recordsChanged
         recordsUnchanged += other.recordsUnchanged
         recordsCleared += other.recordsCleared
+        writesSetAside += other.writesSetAside
         registersUpdated += other.registersUpdated
         registersUnchanged += other.registersUnchanged
         futureStamps += other.futureStamps

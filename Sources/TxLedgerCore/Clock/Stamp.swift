@@ -35,7 +35,10 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Physical part: milliseconds since 1970-01-01T00:00:00Z.
-    public var millis: Int64 { time >> Self.counterBits }
+    public var millis: Int64 { Self.millis(ofTime: time) }
+
+    /// The physical part of a packed stamp time (a membership operation's, a removal's cut).
+    package static func millis(ofTime time: Int64) -> Int64 { time >> counterBits }
 
     /// Logical part: how many stamps this replica issued earlier within the same millisecond.
     public var counter: Int64 { time & ((1 << Self.counterBits) - 1) }

@@ -29,6 +29,9 @@ public struct BundleError: Error, Sendable {
         public static let notARecipient: Code = "not_a_recipient"
         /// A format 5 bundle's signature does not verify with its author's key.
         public static let badSignature: Code = "bad_signature"
+        /// A format 5 bundle's author is not a member of the vault as the reader evaluates its
+        /// membership (removed, or never approved): nothing of it counts.
+        public static let notAMember: Code = "not_a_member"
         /// The header authenticated with the right key does not match its MAC: it was altered.
         public static let headerTampered: Code = "header_tampered"
         /// A chunk of the payload does not authenticate: altered, reordered, or cut inside a chunk.
@@ -103,6 +106,11 @@ public struct BundleError: Error, Sendable {
 
     public static let badSignature = BundleError(.badSignature, mode: .deviceKeys)
 
+    /// `reason` says who the author is and why it is not a member.
+    public static func notAMember(_ reason: String) -> BundleError {
+        BundleError(.notAMember, reason: reason, mode: .deviceKeys)
+    }
+
     public static let headerTampered = BundleError(.headerTampered)
 
     public static func payloadTampered(chunk: Int) -> BundleError {
@@ -162,6 +170,8 @@ extension BundleError: LocalizedError {
             return "this device cannot open the bundle: it was removed from the vault, or is not approved yet"
         case .badSignature:
             return "the bundle's signature does not verify with its author's key; nothing was imported"
+        case .notAMember:
+            return "the bundle's author \(OutsideText.escaped(reason, limit: 500)); nothing of it was imported"
         case .headerTampered:
             return "the bundle header was altered (its MAC does not match); nothing was imported"
         case .payloadTampered:

@@ -10,8 +10,11 @@ package struct FolderFile: Equatable, Sendable {
     let since: Int64
     package let through: Int64
     package let written: Bool
+    /// A file this replica wrote with device keys: the digest of the membership log it carried
+    /// (`MembershipLog.digest`), so that a sync writes a full file once the log changed.
+    package let membership: [UInt8]?
 
-    package init(name: String, size: Int, changes: ChangeSetHeader, written: Bool) {
+    package init(name: String, size: Int, changes: ChangeSetHeader, written: Bool, membership: [UInt8]? = nil) {
         self.init(
             name: name,
             size: size,
@@ -19,11 +22,21 @@ package struct FolderFile: Equatable, Sendable {
             origin: changes.origin,
             since: changes.since,
             through: changes.through,
-            written: written
+            written: written,
+            membership: membership
         )
     }
 
-    init(name: String, size: Int, vault: String, origin: ReplicaID, since: Int64, through: Int64, written: Bool) {
+    init(
+        name: String,
+        size: Int,
+        vault: String,
+        origin: ReplicaID,
+        since: Int64,
+        through: Int64,
+        written: Bool,
+        membership: [UInt8]?
+    ) {
         self.name = name
         self.size = size
         self.vault = vault
@@ -31,6 +44,7 @@ package struct FolderFile: Equatable, Sendable {
         self.since = since
         self.through = through
         self.written = written
+        self.membership = membership
     }
 
     /// A full change set: every record the writer held.

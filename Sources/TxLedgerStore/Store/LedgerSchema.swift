@@ -256,6 +256,36 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v11: device keys") { db in
+            // Per vault: the first recovery identity this device pinned, the signed membership
+            // operations it holds (devices.md, "Membership"), and the writes it set aside
+            // because their device had been removed (devices.md, "What counts as a member's
+            // write"); and, per folder file it wrote, a digest of the membership log it carried.
+            try db.execute(
+                sql: """
+                    CREATE TABLE vault_device (
+                        vault TEXT PRIMARY KEY,
+                        first_recovery BLOB NOT NULL CHECK (length(first_recovery) = 64)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE membership_operation (
+                        id BLOB PRIMARY KEY CHECK (length(id) = 32),
+                        vault TEXT NOT NULL,
+                        encoded BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX membership_operation_by_vault ON membership_operation (vault);
+                    CREATE TABLE set_aside (
+                        vault TEXT NOT NULL,
+                        record BLOB NOT NULL CHECK (length(record) = 16),
+                        device BLOB NOT NULL CHECK (length(device) = 16),
+                        registers TEXT NOT NULL,
+                        json TEXT NOT NULL,
+                        received_ms INTEGER NOT NULL,
+                        PRIMARY KEY (vault, record, device)
+                    ) WITHOUT ROWID;
+                    ALTER TABLE folder_file ADD COLUMN membership BLOB;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -88,6 +88,9 @@ package final class OtherLedgerFile: Sendable {
                 "reading it took more work than a ledger of its size needs; nothing was merged"
             case .SQLITE_TOOBIG:
                 "it holds a value longer than any ledger's (\(maxValueBytes) bytes); nothing was merged"
+            case .SQLITE_CORRUPT:
+                // Found before quick_check when the damage reaches its schema's pages.
+                "it is damaged (SQLite finds it corrupt); nothing was merged"
             default: LedgerDatabase.describe(error) + "; nothing was merged"
             }
         return .unreadableDatabase(path: path, reason: reason, underlying: error)

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TxLedgerCore
 
@@ -21,7 +22,8 @@ extension RecordStore {
                 origin: ReplicaID(rawValue: origin),
                 since: row["since_seq"],
                 through: row["through_seq"],
-                written: row["written"]
+                written: row["written"],
+                membership: (row["membership"] as Data?).map { Array($0) }
             )
         }
     }
@@ -29,11 +31,13 @@ extension RecordStore {
     package func rememberFolderFile(_ folder: String, _ file: FolderFile) throws {
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO folder_file (folder, name, size, vault_id, origin, since_seq, through_seq, written)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO folder_file
+                    (folder, name, size, vault_id, origin, since_seq, through_seq, written, membership)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 folder, file.name, file.size, file.vault, file.origin.rawValue, file.since, file.through, file.written,
+                file.membership.map { Data($0) },
             ]
         )
     }

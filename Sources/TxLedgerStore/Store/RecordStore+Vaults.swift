@@ -90,6 +90,7 @@ extension RecordStore {
         for table in ["peer", "folder_file"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE vault_id = ?", arguments: [vault])
         }
+        try removeDevices(vault)
         try db.execute(sql: "DELETE FROM vault WHERE id = ?", arguments: [vault])
         vaultNumbers[vault] = nil
     }

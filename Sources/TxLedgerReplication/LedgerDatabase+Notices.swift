@@ -1,0 +1,59 @@
+import TxLedgerBundle
+import TxLedgerCore
+import TxLedgerMembership
+import TxLedgerStore
+
+/// Membership notices (Specs/devices.md, "Membership notices"): a vault's log alone, sealed
+/// for every device it ever added, so that a removed device learns of its removal and two
+/// devices that removed each other learn both removals.
+extension LedgerDatabase {
+    /// What reading a notice did.
+    package struct NoticeImport: Sendable {
+        package let vault: String
+        /// Records whose registers a cut the notice brought refused, set aside.
+        package let writesSetAside: Int
+    }
+
+    /// Writes `vault`'s notice at `path`, signed by this device (a member or a removed one),
+    /// sealed for the members, the removed devices and the recovery identities.
+    package func writeNotice(vault: String, to path: String, credentials: BundleCredentials) async throws {
+        try await read { store in
+            guard let log = try store.membershipLog(vault) else { return }
+            let (device, membership, section) = try credentials.signer(of: log)
+            let removed = membership.removed.keys.sorted().compactMap { log.identity(of: $0) }
+            try MembershipNotice.write(
+                vault: vault,
+                devices: section,
+                author: device,
+                recipients: membership.recipients + removed,
+                to: path
+            )
+        }
+    }
+
+    /// Reads the notice at `path` and merges its log, if `admitting` accepts its vault: its
+    /// author must be a member or a removed device of the merged log, and its signature must
+    /// verify, else nothing is kept.
+    package func importNotice(
+        at path: String,
+        credentials: BundleCredentials,
+        vaults: [String],
+        admitting: @escaping @Sendable (String) -> Bool
+    ) async throws -> NoticeImport? {
+        let held = try await read { try $0.vaults() }
+        let (header, keys) = try await credentials.open(
+            path,
+            followingLinks: false,
+            vaults: Array(Set(held + vaults)).sorted()
+        )
+        return try await write { transaction -> NoticeImport? in
+            let reader = try BundleReader(path: path, expecting: header, keys: keys, followingLinks: false)
+            let (vault, section) = try MembershipNotice.read(reader)
+            guard admitting(vault) else { return nil }
+            var report = MergeReport()
+            let admission = try transaction.admit(section, vault: vault, report: &report)
+            guard reader.verifySignature(author: admission.author) else { throw BundleError.badSignature }
+            return NoticeImport(vault: vault, writesSetAside: report.writesSetAside)
+        }
+    }
+}

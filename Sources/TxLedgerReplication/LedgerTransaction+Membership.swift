@@ -1,0 +1,113 @@
+import TxLedgerBundle
+import TxLedgerCore
+import TxLedgerMembership
+import TxLedgerStore
+
+extension LedgerTransaction {
+    /// What a format 5 file's device section decided: whose signature the file must carry,
+    /// the membership its records merge under, and, for a file of a removed device, why none
+    /// of its records count (they are set aside).
+    struct Admission {
+        let author: PublicIdentity
+        let membership: Membership
+        let refusal: BundleError?
+    }
+
+    /// Merges a format 5 file's membership log into the vault's (pinning its first recovery
+    /// identity if this ledger had none), and checks that its author is a member as the merged
+    /// log evaluates. Cuts that the merged log adds are applied to the stored records first
+    /// (`RecordStore.apply`). Runs in the import's transaction.
+    ///
+    /// A file of a device the merged log removed is authentic but counts for nothing: of its
+    /// operations only those of other authors and its own removals are kept (so that two
+    /// devices removing each other converge, and a removed device cannot fill the log), and
+    /// the admission carries the refusal.
+    /// - Throws: `BundleError.notAMember` if the author was never a member (nothing is kept),
+    ///   `BundleError.malformedContent` for a log that names another first recovery identity
+    ///   or would grow beyond its limit.
+    mutating func admit(_ section: DeviceSection, vault: String, report: inout MergeReport) throws -> Admission {
+        let pinned = try store.pinFirstRecovery(vault, section.firstRecovery)
+        guard pinned == section.firstRecovery else {
+            throw BundleError.malformedContent(
+                "its first recovery identity is not the one this device pinned for the vault"
+            )
+        }
+        var log = try store.membershipLog(vault) ?? MembershipLog(vault: vault, firstRecovery: pinned)
+        let before = log.evaluate()
+        var merged = log
+        for operation in section.operations { try merged.insert(operation) }
+        var after = merged.evaluate()
+        var kept = section.operations
+        var refusal: BundleError?
+        let author: PublicIdentity
+        if let member = after.members[section.author] {
+            author = member.identity
+            log = merged
+        } else if after.removed[section.author] != nil, let identity = merged.identity(of: section.author) {
+            author = identity
+            refusal = .notAMember("device \(section.author.fingerprint) was removed from vault '\(vault)'")
+            kept = Self.keptFromRemoved(section)
+            for operation in kept { try log.insert(operation) }
+            after = log.evaluate()
+        } else {
+            throw BundleError.notAMember("device \(section.author.fingerprint) is not a member of vault '\(vault)'")
+        }
+        try store.saveOperations(kept, vault: vault)
+        report.writesSetAside += try store.apply(
+            after.cuts.tightened(since: before.cuts),
+            vault: vault,
+            device: { after.removedDevice(writingAs: $0)! },
+            now: stamps.wallClock().millis
+        )
+        return Admission(author: author, membership: after, refusal: refusal)
+    }
+
+    /// Of a removed device's file, the operations kept: other authors', and its own removals,
+    /// one per device it removes.
+    private static func keptFromRemoved(_ section: DeviceSection) -> [MembershipOperation] {
+        var removing = Set<DeviceID>()
+        return section.operations.filter { operation in
+            guard operation.author.identity.deviceID == section.author else { return true }
+            guard case let .remove(device, _, _) = operation.change else { return false }
+            return removing.insert(device).inserted
+        }
+    }
+
+    /// Sets aside what a removed device's file carries past its cut; nothing of it is merged.
+    mutating func setAside(
+        records: ((RecordState) throws -> Void) throws -> Void,
+        membership: Membership,
+        report: inout MergeReport
+    ) throws {
+        let cuts = membership.cuts
+        let now = stamps.wallClock().millis
+        try records { received in
+            let refused = received.registers(refusedBy: cuts)
+            guard !refused.isEmpty else { return }
+            let writer = received.stamps.first { !cuts.counts($0) }!.replica
+            try store.setAside(
+                received,
+                registers: refused,
+                device: membership.removedDevice(writingAs: writer)!,
+                now: now
+            )
+            report.writesSetAside += 1
+        }
+    }
+
+    /// The membership of `vault` as this ledger's log says, if it has device keys here.
+    func membership(_ vault: String) throws -> Membership? {
+        try store.membershipLog(vault)?.evaluate()
+    }
+
+    /// Refuses a change set of a format before 5 for a vault with device keys here: it is
+    /// signed by nobody, so it may come from anyone who holds the former shared secret.
+    func requireNoDevices(_ vault: String) throws {
+        guard try store.membershipLog(vault) == nil else {
+            throw BundleError.notAMember(
+                "signed nothing: vault '\(vault)' uses device keys, and this file was sealed with its shared secret "
+                    + "(by a device that runs an older TxLedger, or one that holds only the former secret)"
+            )
+        }
+    }
+}
