@@ -6,6 +6,8 @@ struct BenchSizes {
     var batch: Int { scaled(100_000) }
     /// record.single: 10k.
     var single: Int { scaled(10_000) }
+    /// Records per device in devices.folder_key_bytes: 1k.
+    var small: Int { scaled(1_000) }
     /// The large vault of delta, query and memory: 1M.
     var large: Int { scaled(1_000_000) }
     /// Records per `record(_:)` call in record.batch.

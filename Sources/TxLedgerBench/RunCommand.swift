@@ -17,11 +17,11 @@ struct RunCommand: AsyncParsableCommand {
     var directory: String?
     @Option(
         help:
-            "Only these scenario groups, comma-separated: record, merge, bundle, cli, large, folder (merge and bundle also run record, whose ledger they use; cli runs merge, whose replicas it uses)."
+            "Only these scenario groups, comma-separated: record, merge, bundle, cli, large, folder, devices (merge and bundle also run record, whose ledger they use; cli runs merge, whose replicas it uses)."
     )
-    var only: String = "record,merge,bundle,cli,large,folder"
+    var only: String = "record,merge,bundle,cli,large,folder,devices"
 
-    static let allGroups: Set = ["record", "merge", "bundle", "cli", "large", "folder"]
+    static let allGroups: Set = ["record", "merge", "bundle", "cli", "large", "folder", "devices"]
 
     /// The groups asked for, with record when merge or bundle needs its ledger, and merge when
     /// cli needs its replicas.
@@ -36,7 +36,7 @@ struct RunCommand: AsyncParsableCommand {
         let unknown = groups.subtracting(Self.allGroups)
         guard unknown.isEmpty else {
             throw ValidationError(
-                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are record, merge, bundle, cli, large, folder"
+                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are \(Self.allGroups.sorted().joined(separator: ", "))"
             )
         }
     }
@@ -86,6 +86,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if groups.contains("folder") {
             try await FolderSyncScenario(sizes: sizes, files: files, report: report).run()
+        }
+        if groups.contains("devices") {
+            try await DeviceKeysScenario(sizes: sizes, files: files, report: report).run()
         }
         if groups == Self.allGroups, !report.missingNames.isEmpty {
             throw ValidationError("the run did not produce \(report.missingNames.joined(separator: ", "))")

@@ -214,7 +214,7 @@ package struct FolderSync {
     /// changed since the last full one (devices.md, "Format 5": a new recipient gets the whole
     /// history, a removed one nothing more).
     private mutating func write(_ vault: String) async throws {
-        guard case let .write(membership) = try await mayWrite(vault) else { return }
+        guard case let .write(membership, removals) = try await mayWrite(vault) else { return }
         let me = database.replicaID
         var mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted {
             $0.through < $1.through
@@ -233,7 +233,8 @@ package struct FolderSync {
             base = try await export(vault, since: 0, membership: membership)
             later = []
         }
-        if membership != nil, let device = credentials.device {
+        // Notices tell removed devices what they cannot read elsewhere: none before a removal.
+        if removals, let device = credentials.device {
             let notice = FolderFileName.notice(of: device, vault: vault)
             if membershipChanged || !listed.contains(notice) {
                 try await database.writeNotice(vault: vault, to: folder + "/" + notice, credentials: credentials)
@@ -255,7 +256,8 @@ package struct FolderSync {
     /// removals). A device that holds the recovery secret and is not a member joins first; one
     /// that may not write has the reason in the report.
     private enum WriteRight: Equatable {
-        case write(membership: [UInt8]?)
+        /// `removals`: the log removed a device, so a membership notice is written too.
+        case write(membership: [UInt8]?, removals: Bool)
         case refused
     }
 
@@ -266,7 +268,7 @@ package struct FolderSync {
                     "vault '\(vault)' has no device keys here, and no key or passphrase was given"
                 return .refused
             }
-            return .write(membership: nil)
+            return .write(membership: nil, removals: false)
         }
         let device = credentials.secret == nil ? credentials.device : try await credentials.deviceMadeIfNeeded()
         if let device, membership.members[device.deviceID]?.identity != device.publicIdentity,
@@ -299,7 +301,7 @@ package struct FolderSync {
             // Removed: it still writes (its own removals must reach the others), and says so.
             report.vaults[vault, default: .init()].removed = true
         }
-        return .write(membership: log.digest)
+        return .write(membership: log.digest, removals: !now.removed.isEmpty)
     }
 
     /// Writes a new file of `vault`'s changes after `since` and remembers it.

@@ -19,9 +19,9 @@ extension LedgerTransaction {
     /// (`RecordStore.apply`). Runs in the import's transaction.
     ///
     /// A file of a device the merged log removed is authentic but counts for nothing: of its
-    /// operations only those of other authors and its own removals are kept (so that two
-    /// devices removing each other converge, and a removed device cannot fill the log), and
-    /// the admission carries the refusal.
+    /// operations only those of other authors and its own removals (with their own ancestors,
+    /// a few) are kept, so that two devices removing each other converge while a removed
+    /// device cannot fill the log; the admission carries the refusal.
     /// - Throws: `BundleError.notAMember` if the author was never a member (nothing is kept),
     ///   `BundleError.malformedContent` for a log that names another first recovery identity
     ///   or would grow beyond its limit.
@@ -62,16 +62,28 @@ extension LedgerTransaction {
         return Admission(author: author, membership: after, refusal: refusal)
     }
 
-    /// Of a removed device's file, the operations kept: other authors', and its own removals,
-    /// one per device it removes.
+    /// Of a removed device's file, the operations kept: other authors', and its own removals
+    /// (one per device it removes) with the operations of its own they descend from, at most
+    /// `maxKeptFromRemoved` of those; beyond that, none of its own.
     private static func keptFromRemoved(_ section: DeviceSection) -> [MembershipOperation] {
+        let byID = Dictionary(uniqueKeysWithValues: section.operations.map { ($0.id, $0) })
+        func isOwn(_ operation: MembershipOperation) -> Bool { operation.author.identity.deviceID == section.author }
         var removing = Set<DeviceID>()
-        return section.operations.filter { operation in
-            guard operation.author.identity.deviceID == section.author else { return true }
-            guard case let .remove(device, _, _) = operation.change else { return false }
+        var pending = section.operations.filter { operation in
+            guard isOwn(operation), case let .remove(device, _, _) = operation.change else { return false }
             return removing.insert(device).inserted
         }
+        var own = Set<OperationID>()
+        while let operation = pending.popLast() {
+            guard own.insert(operation.id).inserted else { continue }
+            guard own.count <= maxKeptFromRemoved else { return section.operations.filter { !isOwn($0) } }
+            pending += operation.parents.compactMap { byID[$0] }.filter(isOwn)
+        }
+        return section.operations.filter { !isOwn($0) || own.contains($0.id) }
     }
+
+    /// The most operations of its own a removed device's file may have kept.
+    static let maxKeptFromRemoved = 64
 
     /// Sets aside what a removed device's file carries past its cut; nothing of it is merged.
     mutating func setAside(

@@ -116,6 +116,16 @@ struct MembershipTests {
         #expect(later.members == [laptop.deviceID, tablet.deviceID])
     }
 
+    @Test func aRemovedDeviceNeverComesBackUnderItsId() throws {
+        var vault = try threeDevices()
+        try vault.apply(Vault.remove(phone), by: laptop)
+        // Added again by a member that saw the removal, and by the recovery secret: still out.
+        try vault.apply(Vault.add(phone, "Phone again", replica: 5), by: tablet)
+        try vault.apply(Vault.add(phone, "Phone again", replica: 6), by: vault.recovery, asRecovery: true)
+        #expect(vault.members == [laptop.deviceID, tablet.deviceID])
+        #expect(vault.log.evaluate().removed[phone.deviceID] != nil)
+    }
+
     @Test func twoDevicesRemovingEachOtherAtOnceBothStayRemoved() throws {
         var vault = try threeDevices()
         let before = vault.log.heads

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerMembership
+@testable import TxLedgerReplication
+@testable import TxLedgerTestSupport
+
+/// What an import of a vault with device keys refuses, and what it leaves behind (Specs/devices.md,
+/// "Reading and writing a vault's files"): nothing of a forged file, of a non-member's, or of one
+/// sealed with the former shared secret.
+struct DeviceKeyImportTests {
+    let directory: TemporaryDirectory
+    let secret = BundleSecret.syncKey(.generate())
+    let laptop: Ledger, tablet: Ledger
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        laptop = try await Self.ledger(directory, "laptop")
+        tablet = try await Self.ledger(directory, "tablet")
+        try await laptop.record(try Fixture.send(vault: "main", hash: 1))
+        try await laptop.initDevices(vault: "main", secret: secret, name: "Laptop")
+        let first = directory.path("first.txb")
+        try await laptop.exportBundle(vault: "main", to: first, scope: .full)
+        try await tablet.importBundle(at: first, secret: secret, vault: "main")
+        try await tablet.initDevices(vault: "main", secret: secret, name: "Tablet")
+    }
+
+    static func ledger(_ directory: TemporaryDirectory, _ name: String) async throws -> Ledger {
+        try await Ledger.open(
+            path: directory.path(name + ".sqlite"),
+            options: .init(logger: .quiet, deviceKeys: FileDeviceKeyStore(path: directory.path(name + ".device")))
+        )
+    }
+
+    /// A format 5 file of vault main holding record `hash`, whose device section names
+    /// `claimed` as its author and the laptop's log, signed by `signer`, for the tablet.
+    func file(claiming claimed: DeviceID, signedBy signer: DeviceIdentity, hash: Int) async throws -> String {
+        let path = directory.path(UUID().uuidString + ".txb")
+        let log = try #require(try await laptop.read { try $0.membershipLog("main") })
+        let writer = try BundleWriter(
+            path: path,
+            author: signer,
+            recipients: [try await tablet.deviceIdentity().publicIdentity]
+        )
+        var encoder = PayloadEncoder()
+        let header = ChangeSetHeader(
+            vaultId: "main",
+            origin: ReplicaID(rawValue: 77),
+            since: 0,
+            through: 1,
+            knowledge: [:],
+            clearedThrough: nil
+        )
+        encoder.encode(
+            header,
+            devices: DeviceSection(
+                author: claimed,
+                firstRecovery: log.firstRecovery,
+                operations: Array(log.operations.values)
+            )
+        )
+        let record = try Fixture.send(vault: "main", hash: hash)
+        encoder.encode(RecordState(recording: record, stamp: Stamp(millis: 1_000, replica: ReplicaID(rawValue: 77))))
+        try writer.write(encoder.bytes)
+        _ = try writer.finish()
+        return path
+    }
+
+    @Test func aForgedSignatureLeavesNothing() async throws {
+        let before = try await tablet.all()
+        let mallory = DeviceIdentity.generate()
+        let forged = try await file(claiming: try await laptop.deviceIdentity().deviceID, signedBy: mallory, hash: 2)
+        await #expect(throws: BundleError.badSignature) { try await tablet.importBundle(at: forged) }
+        #expect(try await tablet.all() == before)
+        // The same file signed by the laptop itself imports.
+        let honest = try await file(
+            claiming: try await laptop.deviceIdentity().deviceID,
+            signedBy: try await laptop.deviceIdentity(),
+            hash: 2
+        )
+        try await tablet.importBundle(at: honest)
+        #expect(try await tablet.all().count == before.count + 1)
+    }
+
+    @Test func aFileOfADeviceThatWasNeverAMemberIsRefusedWholeAndKeepsNothing() async throws {
+        let before = try await tablet.all()
+        let operations = try await tablet.read { try $0.membershipLog("main")!.operations.count }
+        let mallory = DeviceIdentity.generate()
+        let path = try await file(claiming: mallory.deviceID, signedBy: mallory, hash: 3)
+        let error = await #expect(throws: BundleError.self) { try await tablet.importBundle(at: path) }
+        #expect(error?.code == .notAMember)
+        #expect(try await tablet.all() == before)
+        #expect(try await tablet.read { try $0.membershipLog("main")!.operations.count } == operations)
+        #expect(try await tablet.devices(vault: "main")?.setAside.isEmpty == true)
+    }
+
+    @Test func aFileSealedWithTheFormerSharedSecretIsRefusedOnceTheVaultHasDeviceKeys() async throws {
+        let old = try await Self.ledger(directory, "old")
+        try await old.record(try Fixture.send(vault: "main", hash: 4))
+        let path = directory.path("old.txb")
+        try await old.exportBundle(vault: "main", to: path, secret: secret, scope: .full)
+        let before = try await tablet.all()
+        let error = await #expect(throws: BundleError.self) { try await tablet.importBundle(at: path, secret: secret) }
+        #expect(error?.code == .notAMember)
+        #expect(try await tablet.all() == before)
+        // A ledger without device keys for the vault still reads it.
+        try await old.importBundle(at: path, secret: secret)
+    }
+
+    @Test func theRecoverySecretReadsAMembersFileAndAWrongSecretDoesNot() async throws {
+        let path = directory.path("laptop.txb")
+        try await laptop.exportBundle(vault: "main", to: path, scope: .full)
+        let stranger = try await Self.ledger(directory, "stranger")
+        await #expect(throws: BundleError.notARecipient) {
+            try await stranger.importBundle(at: path, secret: .syncKey(.generate()), vault: "main")
+        }
+        #expect(try await stranger.all().isEmpty)
+        // The recovery secret opens it, naming the vault (a stanza names none).
+        await #expect(throws: BundleError.notARecipient) { try await stranger.importBundle(at: path, secret: secret) }
+        try await stranger.importBundle(at: path, secret: secret, vault: "main")
+        #expect(try await stranger.all().count == 1)
+    }
+
+    @Test func aRemovedDevicesFileKeepsOnlyItsOwnRemovals() async throws {
+        let phone = try await Self.ledger(directory, "phone")
+        try await laptop.approve(try await phone.joinRequest(vault: "main"))
+        let tabletID = try await tablet.deviceIdentity().deviceID
+        let phoneID = try await phone.deviceIdentity().deviceID
+        for (from, to) in [(tablet, laptop), (laptop, tablet)] {
+            let path = directory.path(UUID().uuidString + ".txb")
+            try await from.exportBundle(vault: "main", to: path, scope: .full)
+            try await to.importBundle(at: path)
+        }
+        _ = try await laptop.removeDevice(tabletID, vault: "main")
+        // Not knowing it, the tablet removes the phone, then adds a device.
+        _ = try await tablet.removeDevice(phoneID, vault: "main")
+        let watch = try await Self.ledger(directory, "watch")
+        let watchID = try await watch.deviceIdentity().deviceID
+        try await tablet.approve(try await watch.joinRequest(vault: "main"))
+        let path = directory.path("tablet.txb")
+        try await tablet.exportBundle(vault: "main", to: path, scope: .full)
+
+        let before = try await laptop.read { try $0.membershipLog("main")!.operations.count }
+        let records = try await laptop.all()
+        let error = await #expect(throws: BundleError.self) { try await laptop.importBundle(at: path) }
+        #expect(error?.code == .notAMember)
+        // Its removal is kept (and cut off by the tablet's own removal); its later add is not.
+        let after = try await laptop.read { try $0.membershipLog("main")!.operations.count }
+        #expect(after == before + 1, "\(before) -> \(after)")
+        let devices = try #require(try await laptop.devices(vault: "main"))
+        #expect(Set(devices.members.map(\.id)).isSuperset(of: [phoneID]))
+        #expect(!devices.members.contains { $0.id == watchID })
+        #expect(try await laptop.all() == records)
+    }
+}
