@@ -148,7 +148,7 @@ package struct FolderSync {
                 if let renamed = imported.report.newReplicaID { report.newReplicaID = renamed }
                 report.peersDropped.merge(imported.report.peersDropped, uniquingKeysWith: +)
             } catch let error as BundleError {
-                report.skip(name, Self.reason(error), retried: true)
+                report.skip(name, reason(error), retried: true)
             }
         }
     }
@@ -173,18 +173,22 @@ package struct FolderSync {
             report.vaults[imported.vault, default: .init()].writesSetAside += imported.writesSetAside
         } catch let error as BundleError {
             // A device not approved yet cannot open the others' notices: that is no news.
-            if error.code != .notARecipient { report.skip(name, Self.reason(error), retried: true) }
+            if error.code != .notARecipient { report.skip(name, reason(error), retried: true) }
         }
     }
 
     /// Why a file was not read. The next sync tries it again: only what was merged is
     /// remembered.
-    private static func reason(_ error: BundleError) -> String {
+    private func reason(_ error: BundleError) -> String {
         switch error.code {
         case .wrongSecret:
             "written with another key or passphrase (another user sharing the folder?)"
         case .secretKindMismatch:
             "sealed with a shared secret this sync was not given (give the vault's key or passphrase)"
+        case .notARecipient where credentials.secret != nil && vaults == nil:
+            "sealed for the vault's devices, and neither this device nor the secret opens it: this device was "
+                + "removed, or is not approved yet; or the secret is the vault's recovery secret and this ledger "
+                + "holds nothing of the vault yet (name it: --vault)"
         case .notARecipient:
             "sealed for the vault's devices, and this device is not among them: it was removed from the vault, "
                 + "or is not approved yet"

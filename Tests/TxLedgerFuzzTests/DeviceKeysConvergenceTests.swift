@@ -1,0 +1,146 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerMembership
+@testable import TxLedgerStore
+@testable import TxLedgerTestSupport
+
+/// The convergence laws with membership changes (Specs/devices.md): devices of an upgraded
+/// vault that record, fail transactions, remove one another (at once, crossing in the folder)
+/// and keep writing once removed, all through one folder in any order, end with every remaining
+/// member holding the same membership and the same records; no member holds a register a
+/// removed device stamped past its cut; and every record a remaining member made is kept.
+struct DeviceKeysConvergenceTests {
+    enum Operation: CustomStringConvertible {
+        case record(device: Int, tx: Int)
+        case fail(device: Int, tx: Int)
+        case sync(device: Int)
+        case remove(device: Int, removed: Int)
+
+        var description: String {
+            switch self {
+            case let .record(d, tx): "record(\(d), \(tx))"
+            case let .fail(d, tx): "fail(\(d), \(tx))"
+            case let .sync(d): "sync(\(d))"
+            case let .remove(d, r): "remove(\(d), \(r))"
+            }
+        }
+    }
+
+    static let devices = 4
+
+    static let generator = Generator<[Operation], Shrink.None<[Operation]>>(run: { rng in
+        func device() -> Int { Int.random(in: 0..<devices, using: &rng) }
+        return (0..<Int.random(in: 10...30, using: &rng)).map { _ in
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<30: .record(device: device(), tx: Int.random(in: 0..<10, using: &rng))
+            case 30..<40: .fail(device: device(), tx: Int.random(in: 0..<10, using: &rng))
+            case 40..<88: .sync(device: device())
+            default: .remove(device: device(), removed: device())
+            }
+        }
+    })
+
+    @Test func membersConvergeAndNoRemovedDevicesLaterWriteCounts() async {
+        await propertyCheck(count: 12, input: Self.generator) { operations in
+            do {
+                try await Self.check(operations)
+            } catch {
+                Issue.record(error, "\(operations)")
+            }
+        }
+    }
+
+    static func check(_ operations: [Operation]) async throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.path("folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let secret = BundleSecret.syncKey(.generate())
+        var ledgers: [Ledger] = []
+        for device in 0..<devices {
+            ledgers.append(
+                try await Ledger.open(
+                    path: directory.path("\(device).sqlite"),
+                    options: .init(
+                        logger: .quiet,
+                        deviceKeys: FileDeviceKeyStore(path: directory.path("\(device).device")),
+                        deviceName: "device \(device)"
+                    )
+                )
+            )
+        }
+        // The upgrade: the devices synced with the secret; one founds, the others join with the
+        // secret at their next sync.
+        for (device, ledger) in ledgers.enumerated() {
+            try await ledger.record(try Fixture.send(vault: "main", hash: 100 + device))
+            _ = try await ledger.sync(folder: folder, secret: secret)
+        }
+        try await ledgers[0].initDevices(vault: "main", secret: secret, name: "device 0")
+        for _ in 0..<2 { for ledger in ledgers { _ = try await ledger.sync(folder: folder, secret: secret) } }
+        let ids = try await ledgers.asyncMap { try await $0.deviceIdentity().deviceID }
+
+        // Records each device made, with whether its maker was still a member in its own view.
+        var made: [(id: TransactionID, device: Int)] = []
+        for operation in operations {
+            switch operation {
+            case let .record(device, tx):
+                let record = try Fixture.send(vault: "main", hash: 1000 * (device + 1) + tx)
+                if try await ledgers[device].record(record).outcome == .recorded { made.append((record.id, device)) }
+            case let .fail(device, tx):
+                let id = try Fixture.send(vault: "main", hash: 1000 * (device + 1) + tx).id
+                _ = try? await ledgers[device].updateStatus(id, to: .failed(reason: "forged"))
+            case let .sync(device):
+                _ = try await ledgers[device].sync(folder: folder)
+            case let .remove(device, removed):
+                guard device != removed,
+                    let view = try await ledgers[device].devices(vault: "main"),
+                    view.members.contains(where: { $0.id == ids[device] }),
+                    view.members.contains(where: { $0.id == ids[removed] })
+                else { continue }
+                _ = try await ledgers[device].removeDevice(ids[removed], vault: "main")
+            }
+        }
+        for _ in 0..<4 { for ledger in ledgers { _ = try await ledger.sync(folder: folder) } }
+
+        // Every device that some device still counts as a member agrees with the others.
+        let views = try await ledgers.asyncMap { try #require(try await $0.devices(vault: "main")) }
+        let remaining = (0..<devices).filter { device in
+            views[device].members.contains { $0.id == ids[device] }
+        }
+        guard let first = remaining.first else { return }
+        let members = Set(views[first].members.map(\.id))
+        for device in remaining {
+            #expect(Set(views[device].members.map(\.id)) == members, "device \(device)'s members")
+            #expect(
+                Set(views[device].removed.map(\.id)) == Set(views[first].removed.map(\.id)),
+                "device \(device)'s removed devices"
+            )
+        }
+        let reference = try await ReplicaSnapshot(ledgers[first])
+        for device in remaining.dropFirst() {
+            #expect(try await ReplicaSnapshot(ledgers[device]) == reference, "device \(device)'s records")
+        }
+        // No member holds a register a removed device stamped past its cut.
+        let cuts = try #require(try await ledgers[first].read { try $0.membershipLog("main")?.evaluate().cuts })
+        let states = try await ledgers[first].read { store in try store.fetchStored(vault: "main", changedAfter: 0) }
+        for state in states {
+            #expect(state.registers(refusedBy: cuts).isEmpty, "\(state.id) holds a removed device's later write")
+        }
+        // Every record a remaining member made is there.
+        let held = Set(states.map(\.id))
+        for (id, device) in made where remaining.contains(device) {
+            #expect(held.contains(id), "\(id) made by device \(device) was lost")
+        }
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
