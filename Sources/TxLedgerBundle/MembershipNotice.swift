@@ -31,12 +31,7 @@ package enum MembershipNotice {
     ///   device section, or has bytes after it.
     package static func read(_ reader: BundleReader) throws -> (vault: String, devices: DeviceSection) {
         var source = StreamBytes(reader)
-        let vault = try source.readText(limit: 1024)
-        do {
-            try TextField.identifier.validate(vault, field: "vault")
-        } catch let error as LedgerError {
-            throw BundleError.malformedContent(error.localizedDescription, underlying: error)
-        }
+        let vault = try PayloadDecoder.readVault(from: &source)
         let devices = try DeviceSection(reading: &source, vault: vault)
         guard try source.isAtEnd() else {
             throw BundleError.malformedContent("a membership notice has bytes after its log")

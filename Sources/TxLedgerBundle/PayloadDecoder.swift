@@ -49,12 +49,7 @@ package struct PayloadDecoder {
         self.reader = reader
         let version = reader.header.version
         var source = StreamBytes(reader)
-        let vault = try source.readText(limit: 1024)
-        do {
-            try TextField.identifier.validate(vault, field: "vault")
-        } catch let error as LedgerError {
-            throw BundleError.malformedContent(error.localizedDescription, underlying: error)
-        }
+        let vault = try Self.readVault(from: &source)
         let origin = try FrameDecoder.replica(try source.readID64())
         var frames = FrameDecoder(version: version, origin: origin)
         let since = try Self.sequence(try source.readUVarint())
@@ -103,6 +98,17 @@ package struct PayloadDecoder {
         devices = version >= BundleHeader.deviceKeysVersion ? try DeviceSection(reading: &source, vault: vault) : nil
         self.source = source
         self.frames = frames
+    }
+
+    /// A payload's vault id (a `text`), checked as the ledger checks one.
+    static func readVault(from source: inout StreamBytes) throws -> String {
+        let vault = try source.readText(limit: 1024)
+        do {
+            try TextField.identifier.validate(vault, field: "vault")
+        } catch let error as LedgerError {
+            throw BundleError.malformedContent(error.localizedDescription, underlying: error)
+        }
+        return vault
     }
 
     private mutating func decodeNext() throws -> RecordState? {

@@ -24,6 +24,8 @@ package struct FolderSync {
     private var known: [String: FolderFile] = [:]
     /// The names the folder listed.
     private var listed: Set<String> = []
+    /// Whether the ledger held a vault when the sync began.
+    private var holdsVaults = true
 
     package init(
         database: LedgerDatabase,
@@ -75,6 +77,7 @@ package struct FolderSync {
     mutating func run(listing: [String: Int]) async throws -> FolderSyncReport {
         let folder = folder
         listed = Set(listing.keys)
+        holdsVaults = try await !database.read { try $0.vaults() }.isEmpty
         known = Dictionary(
             uniqueKeysWithValues: try await database.read { try $0.folderFiles(folder) }.map { ($0.name, $0) }
         )
@@ -185,7 +188,7 @@ package struct FolderSync {
             "written with another key or passphrase (another user sharing the folder?)"
         case .secretKindMismatch:
             "sealed with a shared secret this sync was not given (give the vault's key or passphrase)"
-        case .notARecipient where credentials.secret != nil && vaults == nil:
+        case .notARecipient where credentials.secret != nil && vaults == nil && !holdsVaults:
             "sealed for the vault's devices, and neither this device nor the secret opens it: this device was "
                 + "removed, or is not approved yet; or the secret is the vault's recovery secret and this ledger "
                 + "holds nothing of the vault yet (name it: --vault)"

@@ -33,7 +33,8 @@ public struct Membership: Equatable, Sendable {
     }
 
     /// The writes that no longer count: each removed device's replica with its cut (the
-    /// smallest, should two removals of one device differ).
+    /// smallest, should two removals of one device differ). A ledger applies them without its
+    /// own replica's (`WriteCuts.excluding`).
     package var cuts: WriteCuts {
         WriteCuts(
             Dictionary(

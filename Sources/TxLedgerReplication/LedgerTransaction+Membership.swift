@@ -16,7 +16,8 @@ extension LedgerTransaction {
     /// Merges a format 5 file's membership log into the vault's (pinning its first recovery
     /// identity if this ledger had none), and checks that its author is a member as the merged
     /// log evaluates. Cuts that the merged log adds are applied to the stored records first
-    /// (`RecordStore.apply`). Runs in the import's transaction.
+    /// (`RecordStore.apply`); the set-aside writes of a device it no longer removes are
+    /// forgotten. Runs in the import's transaction.
     ///
     /// A file of a device the merged log removed is authentic but counts for nothing: of its
     /// operations only those of other authors and its own removals (with their own ancestors,
@@ -53,8 +54,15 @@ extension LedgerTransaction {
             throw BundleError.notAMember("device \(section.author.fingerprint) is not a member of vault '\(vault)'")
         }
         try store.saveOperations(kept, vault: vault)
+        let (cutsBefore, cutsAfter) = (cuts(of: before), cuts(of: after))
+        if cutsAfter.loosened(since: cutsBefore) {
+            // A removal stopped counting (its remover was removed by one it had not seen): the
+            // writes it set aside count again, and come back with the files of the device that
+            // removed its remover, which merged them.
+            try store.forgetSetAside(vault, keeping: Set(after.removed.keys))
+        }
         report.writesSetAside += try store.apply(
-            after.cuts.tightened(since: before.cuts),
+            cutsAfter.tightened(since: cutsBefore),
             vault: vault,
             device: { after.removedDevice(writingAs: $0)! },
             now: stamps.wallClock().millis
@@ -91,20 +99,35 @@ extension LedgerTransaction {
         membership: Membership,
         report: inout MergeReport
     ) throws {
-        let cuts = membership.cuts
-        let now = stamps.wallClock().millis
+        let (now, cuts) = (stamps.wallClock().millis, cuts(of: membership))
         try records { received in
-            let refused = received.registers(refusedBy: cuts)
-            guard !refused.isEmpty else { return }
-            let writer = received.stamps.first { !cuts.counts($0) }!.replica
-            try store.setAside(
-                received,
-                registers: refused,
-                device: membership.removedDevice(writingAs: writer)!,
-                now: now
-            )
-            report.writesSetAside += 1
+            _ = try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
         }
+    }
+
+    /// Sets `received` aside if `cuts` (`membership`'s) refuse a register of it.
+    /// - Returns: whether they did.
+    func setAside(
+        _ received: RecordState,
+        cuts: WriteCuts,
+        membership: Membership,
+        now: Int64,
+        report: inout MergeReport
+    ) throws -> Bool {
+        let refused = try store.setAside(
+            received,
+            refusedBy: cuts,
+            device: { membership.removedDevice(writingAs: $0)! },
+            now: now
+        )
+        if !refused.isEmpty { report.writesSetAside += 1 }
+        return !refused.isEmpty
+    }
+
+    /// The writes `membership` refuses, but this replica's own: a device never sets its own
+    /// writes aside (removed, it would lose them; the others refuse them).
+    func cuts(of membership: Membership) -> WriteCuts {
+        membership.cuts.excluding(stamps.clock.replica)
     }
 
     /// The membership of `vault` as this ledger's log says, if it has device keys here.

@@ -29,7 +29,7 @@ extension LedgerTransaction {
                 latestAcceptable = stamp
             }
         }
-        let cuts = membership?.cuts ?? WriteCuts()
+        let cuts = membership.map(cuts(of:)) ?? WriteCuts()
         if let theirs = header.clearedThrough, cuts.counts(theirs) {
             observe(theirs)
             report.recordsCleared += try store.clear(vault, through: theirs)
@@ -84,15 +84,9 @@ extension LedgerTransaction {
             let now = stamps.wallClock().millis
             try records { received in
                 var counted = received
-                if let membership, case let refused = received.registers(refusedBy: cuts), !refused.isEmpty {
-                    let writer = received.stamps.first { !cuts.counts($0) }!.replica
-                    try store.setAside(
-                        received,
-                        registers: refused,
-                        device: membership.removedDevice(writingAs: writer)!,
-                        now: now
-                    )
-                    report.writesSetAside += 1
+                if let membership, !cuts.isEmpty,
+                    try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
+                {
                     guard let kept = received.filtered(by: cuts) else { return }
                     counted = kept
                 }

@@ -224,6 +224,18 @@ struct FolderSyncTests {
         #expect(next.skipped.first { $0.name == cut } == nil)
     }
 
+    /// One sync of `device` given `listing` as the folder's listing.
+    private func run(_ device: TestLedger, listing: [String: Int]) async throws -> FolderSyncReport {
+        var sync = FolderSync(
+            database: device.ledger.database,
+            folder: folder.url.path,
+            credentials: BundleCredentials(device: nil, secret: secret),
+            vaults: nil,
+            deviceName: "device"
+        )
+        return try await sync.run(listing: listing)
+    }
+
     @Test func aFileThatVanishesAfterTheListingIsSkippedAndTriedAgain() async throws {
         let a = try await TestLedger()
         let b = try await TestLedger()
@@ -232,14 +244,7 @@ struct FolderSyncTests {
         let gone = FolderFileName.random()
         var listing = try files()
         listing[gone] = 500
-        var sync = FolderSync(
-            database: b.ledger.database,
-            folder: folder.url.path,
-            credentials: BundleCredentials(device: nil, secret: secret),
-            vaults: nil,
-            deviceName: "B"
-        )
-        let report = try await sync.run(listing: listing)
+        let report = try await run(b, listing: listing)
         #expect(report.skipped.map(\.name) == [gone])
         #expect(report.skipped.first?.retried == true)
         #expect(try await ids(b).count == 2, "the other file was read")
@@ -256,14 +261,7 @@ struct FolderSyncTests {
         var listing = try files()
         listing[fifo] = 500
         #expect(mkfifo(folder.path(fifo), 0o644) == 0)
-        var sync = FolderSync(
-            database: b.ledger.database,
-            folder: folder.url.path,
-            credentials: BundleCredentials(device: nil, secret: secret),
-            vaults: nil,
-            deviceName: "B"
-        )
-        let report = try await sync.run(listing: listing)
+        let report = try await run(b, listing: listing)
         #expect(report.skipped.map(\.name) == [fifo])
         #expect(report.skipped.first?.reason.contains("not a regular file") == true, "\(report.skipped)")
         #expect(try await ids(b).count == 2, "the other file was read")

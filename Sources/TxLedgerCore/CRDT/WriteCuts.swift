@@ -15,6 +15,20 @@ package struct WriteCuts: Equatable, Sendable {
         times[stamp.replica].map { stamp.time <= $0 } ?? true
     }
 
+    /// These cuts without `replica`'s: a device never sets its own writes aside (removed, it
+    /// would lose them; the others refuse them).
+    package func excluding(_ replica: ReplicaID) -> WriteCuts {
+        var cuts = self
+        cuts.times[replica] = nil
+        return cuts
+    }
+
+    /// Whether a write that `earlier` refused counts under `self`: a removal stopped being
+    /// effective (its remover was cut off by a removal it had not seen), or a cut rose.
+    package func loosened(since earlier: WriteCuts) -> Bool {
+        earlier.times.contains { replica, time in times[replica].map { $0 > time } ?? true }
+    }
+
     /// The cuts that `self` holds and `earlier` did not, or holds lower: what a scan of the
     /// stored records must apply after a new removal.
     package func tightened(since earlier: WriteCuts) -> WriteCuts {

@@ -10,17 +10,25 @@ extension RecordStore {
     /// removed device cannot fill the ledger.
     package static let maxSetAsidePerVault = 10_000
 
-    /// Keeps `state`, whose `registers` a cut refused, set aside as `device`'s write (a later
-    /// one of the same device and record replaces it).
-    /// - Returns: whether it was kept (false beyond `maxSetAsidePerVault`).
+    /// Keeps `state` set aside, if `cuts` refuse any of its registers, as the write of the
+    /// removed device (`device` of its replica) that stamped the first one (a later one of the
+    /// same device and record replaces it); at most `maxSetAsidePerVault` per vault are kept.
+    /// - Returns: the registers refused (none: nothing to set aside).
     @discardableResult
-    package func setAside(_ state: RecordState, registers: [String], device: DeviceID, now: Int64) throws -> Bool {
+    package func setAside(
+        _ state: RecordState,
+        refusedBy cuts: WriteCuts,
+        device: (ReplicaID) -> DeviceID,
+        now: Int64
+    ) throws -> [String] {
+        let registers = state.registers(refusedBy: cuts)
+        guard let writer = state.stamps.first(where: { !cuts.counts($0) })?.replica else { return [] }
         let vault = state.facts.value.vaultId
         let held = try Int.fetchOne(
             db.cachedStatement(sql: "SELECT count(*) FROM set_aside WHERE vault = ?"),
             arguments: [vault]
         )!
-        guard held < Self.maxSetAsidePerVault else { return false }
+        guard held < Self.maxSetAsidePerVault else { return registers }
         let json = String(decoding: try JSONEncoder().encode(state.record), as: UTF8.self)
         try db.cachedStatement(
             sql: """
@@ -29,10 +37,10 @@ extension RecordStore {
                 """
         ).execute(
             arguments: [
-                vault, Data(state.id.bytes), Data(device.bytes), registers.joined(separator: ","), json, now,
+                vault, Data(state.id.bytes), Data(device(writer).bytes), registers.joined(separator: ","), json, now,
             ]
         )
-        return true
+        return registers
     }
 
     /// The writes of `vault` set aside, oldest first.
@@ -68,6 +76,13 @@ extension RecordStore {
         }
     }
 
+    /// Forgets the set-aside writes of `vault` whose device is not in `removed` any more.
+    package func forgetSetAside(_ vault: String, keeping removed: Set<DeviceID>) throws {
+        for write in try setAsideWrites(vault) where !removed.contains(write.device) {
+            try forgetSetAside(vault, id: write.id, device: write.device)
+        }
+    }
+
     /// Forgets the set-aside write of `device` to record `id` of `vault`.
     package func forgetSetAside(_ vault: String, id: TransactionID, device: DeviceID) throws {
         try db.execute(
@@ -90,15 +105,13 @@ extension RecordStore {
             watermarks[vault] = .some(nil)
             markChanged()
         }
-        var affected: [(RecordState, [String])] = []
+        var affected: [RecordState] = []
         try forEach("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault = ?", [number]) {
             state in
-            let refused = state.registers(refusedBy: cuts)
-            if !refused.isEmpty { affected.append((state, refused)) }
+            if state.stamps.contains(where: { !cuts.counts($0) }) { affected.append(state) }
         }
-        for (state, refused) in affected {
-            let writer = state.stamps.first { !cuts.counts($0) }!.replica
-            try setAside(state, registers: refused, device: device(writer), now: now)
+        for state in affected {
+            try setAside(state, refusedBy: cuts, device: device, now: now)
             if let kept = state.filtered(by: cuts) {
                 try save(kept)
             } else {
