@@ -294,7 +294,7 @@ package struct FolderSync {
             }
         }
         guard let log = try await database.read({ try $0.membershipLog(vault) }), let device,
-            log.identity(of: device.deviceID) == device.publicIdentity
+            case let now = log.evaluate(), BundleCredentials.maySign(device, log: log, membership: now)
         else {
             report.vaults[vault, default: .init()].notWritten = BundleCredentials.notMemberReason(
                 device: device,
@@ -303,7 +303,6 @@ package struct FolderSync {
             )
             return .refused
         }
-        let now = log.evaluate()
         if now.members[device.deviceID] == nil {
             // Removed: it still writes (its own removals must reach the others), and says so.
             report.vaults[vault, default: .init()].removed = true

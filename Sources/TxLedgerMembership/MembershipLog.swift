@@ -65,6 +65,15 @@ public struct MembershipLog: Sendable {
         Sodium.genericHash(operations.keys.sorted().flatMap(\.bytes), outputLength: 32)
     }
 
+    /// Every identity an add of the log names, effective or not, in increasing order of bytes.
+    public var addedIdentities: [PublicIdentity] {
+        var identities: [DeviceID: PublicIdentity] = [:]
+        for operation in operations.values {
+            if case let .add(identity, _, _) = operation.change { identities[identity.deviceID] = identity }
+        }
+        return identities.values.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+    }
+
     /// The public identity of `device`, as an add of the log names it.
     public func identity(of device: DeviceID) -> PublicIdentity? {
         for operation in operations.values {

@@ -123,9 +123,7 @@ package struct BundleCredentials: Sendable {
     /// - Throws: `BundleError.notAMember` for a device that was never a member.
     func signer(of log: MembershipLog) throws -> (DeviceIdentity, Membership, DeviceSection) {
         let membership = log.evaluate()
-        guard let device, log.identity(of: device.deviceID) == device.publicIdentity,
-            membership.members[device.deviceID] != nil || membership.removed[device.deviceID] != nil
-        else {
+        guard let device, Self.maySign(device, log: log, membership: membership) else {
             throw BundleError.notAMember(Self.notMemberReason(device: device, vault: log.vault, membership: membership))
         }
         let section = DeviceSection(
@@ -134,6 +132,13 @@ package struct BundleCredentials: Sendable {
             operations: Array(log.operations.values)
         )
         return (device, membership, section)
+    }
+
+    /// Whether `device` signs files of `log`'s vault: a member, or a removed device (its
+    /// identity the log's), not one whose add a removal cut off.
+    package static func maySign(_ device: DeviceIdentity, log: MembershipLog, membership: Membership) -> Bool {
+        log.identity(of: device.deviceID) == device.publicIdentity
+            && (membership.members[device.deviceID] != nil || membership.removed[device.deviceID] != nil)
     }
 
     /// Why this device may not write a vault with device keys, in words that say what to do.

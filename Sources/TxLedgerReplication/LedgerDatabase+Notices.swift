@@ -15,17 +15,17 @@ extension LedgerDatabase {
     }
 
     /// Writes `vault`'s notice at `path`, signed by this device (a member or a removed one),
-    /// sealed for the members, the removed devices and the recovery identities.
+    /// sealed for every device an add of the log names (members, removed devices, and devices
+    /// whose add a removal cut off) and the recovery identities.
     package func writeNotice(vault: String, to path: String, credentials: BundleCredentials) async throws {
         try await read { store in
             guard let log = try store.membershipLog(vault) else { return }
             let (device, membership, section) = try credentials.signer(of: log)
-            let removed = membership.removed.keys.sorted().compactMap { log.identity(of: $0) }
             try MembershipNotice.write(
                 vault: vault,
                 devices: section,
                 author: device,
-                recipients: membership.recipients + removed,
+                recipients: log.addedIdentities + membership.recovery,
                 to: path
             )
         }
