@@ -124,14 +124,7 @@ struct DeviceKeysScenario {
             ledgers.append(ledger)
         }
         if deviceKeys { try await ledgers[0].initDevices(vault: "main", secret: secret, name: "device 0") }
-        var rounds = 0
-        while true {
-            var quiet = true
-            for ledger in ledgers { quiet = try await ledger.sync(folder: folder, secret: secret).isQuiet && quiet }
-            rounds += 1
-            if quiet { break }
-            guard rounds < 8 else { throw BenchFailure(description: "devices: the folder did not settle in 8 rounds") }
-        }
+        try await FolderRounds.settle(ledgers, folder: folder, secret: secret, maxRounds: 8, scenario: "devices")
         if deviceKeys, try await ledgers[Self.devices - 1].devices(vault: "main")?.members.count != Self.devices {
             throw BenchFailure(description: "devices: not every device joined")
         }

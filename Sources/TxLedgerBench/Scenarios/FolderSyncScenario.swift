@@ -30,14 +30,7 @@ struct FolderSyncScenario {
             ledgers.append(ledger)
         }
         // Everyone syncs until a whole round changes nothing.
-        var rounds = 0
-        while true {
-            var quiet = true
-            for ledger in ledgers { quiet = try await ledger.sync(folder: folder, secret: secret).isQuiet && quiet }
-            rounds += 1
-            if quiet { break }
-            guard rounds < 6 else { throw BenchFailure(description: "folder: the devices did not settle in 6 rounds") }
-        }
+        try await FolderRounds.settle(ledgers, folder: folder, secret: secret, maxRounds: 6, scenario: "folder")
         let total = Self.devices * sizes.single
         for ledger in ledgers
         where try await ledger.tabCounts(HistoryFilter(vault: "main", includeHidden: true)).overview != total {
