@@ -2,11 +2,15 @@ import Foundation
 import TxLedgerCore
 import TxLedgerMembership
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A join request left in a sync folder (Specs/devices.md, "Pairing"): a file
 /// `txl-join-` + the device id's 26 symbols in lowercase + `.txr`, holding the request's
 /// printable form and, on a second line, the name the device asks for. A sync ignores it; a
 /// member finds it by the fingerprint the new device shows, so a request swapped in the folder
-/// (another key) is never the one approved.
+/// (another key) is never the one approved. Entries that are not regular files are skipped.
 package enum JoinRequestFile {
     static let prefix = "txl-join-", suffix = ".txr"
     /// The most bytes read of a request file (its form is about 230 bytes, a name 64).
@@ -39,11 +43,7 @@ package enum JoinRequestFile {
         }.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
         for entry in entries.sorted() {
             let path = folder + "/" + entry
-            let text = try await DedicatedThread.run { () -> String? in
-                guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-                defer { try? handle.close() }
-                return String(decoding: handle.readData(ofLength: maxBytes), as: UTF8.self)
-            }
+            let text = try await DedicatedThread.run { readRegularFile(path) }
             let lines = (text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard lines.count >= 2,
                 let request = try? JoinRequest(printable: lines[0], vault: vault, name: lines[1]),
@@ -55,5 +55,16 @@ package enum JoinRequestFile {
             field: "fingerprint",
             reason: "no join request for vault '\(OutsideText.escaped(vault))' in the folder has this fingerprint"
         )
+    }
+
+    /// At most `maxBytes` of the regular file at `path`, opened without following a link and
+    /// without blocking (a FIFO named like a request hangs nothing); `nil` for anything else.
+    private static func readRegularFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return String(decoding: handle.readData(ofLength: maxBytes), as: UTF8.self)
     }
 }

@@ -138,7 +138,7 @@ extension LedgerTransaction {
     /// Refuses a change set of a format before 5 for a vault with device keys here: it is
     /// signed by nobody, so it may come from anyone who holds the former shared secret.
     func requireNoDevices(_ vault: String) throws {
-        guard try store.membershipLog(vault) == nil else {
+        guard try !store.hasDevices(vault) else {
             throw BundleError.notAMember(
                 "signed nothing: vault '\(vault)' uses device keys, and this file was sealed with its shared secret "
                     + "(by a device that runs an older TxLedger, or one that holds only the former secret)"

@@ -30,18 +30,27 @@ public struct LedgerOptions: Sendable {
     /// syncs only vaults sealed with a shared secret.
     public var deviceKeys: (any DeviceKeyStore)?
     /// The name this device takes when it joins a vault with its recovery secret (a sync
-    /// does so for an upgraded vault): by default the host's name.
-    public var deviceName: String
+    /// does so for an upgraded vault); `nil`: the host's name (`defaultDeviceName`).
+    public var deviceName: String?
     /// One second.
     public static let defaultExternalChangesPollMillis: Int64 = 1000
     /// One day: a device whose clock is wrong by hours still syncs its clock forward.
     public static let defaultMaxForwardDriftMillis: Int64 = HybridClock.defaultMaxForwardDriftMillis
-    /// The host's name, cut to a name's 64 bytes (Specs/devices.md).
+    /// The host's name (`gethostname`: no lookup), its first label cut to a name's 64 bytes;
+    /// `device` if it has none that is one line of valid UTF-8.
     public static var defaultDeviceName: String {
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
-        let name = String(decoding: Array(host.utf8.prefix(MembershipOperation.maxNameBytes)), as: UTF8.self)
-        return name.isEmpty || name.contains("\u{FFFD}") ? "device" : name
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "device" }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let label = bytes.prefix { $0 != UInt8(ascii: ".") }.prefix(MembershipOperation.maxNameBytes)
+        let name = String(decoding: label, as: UTF8.self)
+        guard !name.isEmpty, !name.contains("\u{FFFD}"), !name.contains(where: \.isNewline) else { return "device" }
+        return name
     }
+
+    /// The name this device joins under.
+    package var joiningName: String { deviceName ?? Self.defaultDeviceName }
+
     /// Thirty days.
     public static let defaultPeerHorizonMillis: Int64 = 30 * 24 * 60 * 60 * 1000
 
@@ -54,7 +63,7 @@ public struct LedgerOptions: Sendable {
         sharedContainer: Bool = false,
         externalChangesPollMillis: Int64 = LedgerOptions.defaultExternalChangesPollMillis,
         deviceKeys: (any DeviceKeyStore)? = nil,
-        deviceName: String = LedgerOptions.defaultDeviceName
+        deviceName: String? = nil
     ) {
         self.deviceKeys = deviceKeys
         self.deviceName = deviceName

@@ -155,4 +155,11 @@ struct DeviceKeyImportTests {
         #expect(!devices.members.contains { $0.id == watchID })
         #expect(try await laptop.all() == records)
     }
+
+    @Test func theDefaultDeviceNameIsOneLineOfAtMost64Bytes() {
+        let name = Ledger.Options.defaultDeviceName
+        #expect((1...MembershipOperation.maxNameBytes).contains(name.utf8.count))
+        #expect(!name.contains(where: \.isNewline) && !name.contains("."))
+        #expect(Ledger.Options().deviceName == nil && Ledger.Options().joiningName == name)
+    }
 }

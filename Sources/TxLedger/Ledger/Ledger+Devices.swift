@@ -52,7 +52,7 @@ extension Ledger {
     public func joinRequest(vault: String) async throws -> JoinRequest {
         try JoinRequest(
             vault: vault,
-            name: options.deviceName,
+            name: options.joiningName,
             replica: database.replicaID,
             device: try await deviceIdentity()
         )

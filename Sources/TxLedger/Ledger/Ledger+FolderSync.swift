@@ -31,7 +31,7 @@ extension Ledger {
             folder: folder,
             credentials: try await credentials(secret: secret, joining: true),
             vaults: vaults.map(Set.init),
-            deviceName: options.deviceName
+            deviceName: options.joiningName
         )
         return try await sync.run()
     }

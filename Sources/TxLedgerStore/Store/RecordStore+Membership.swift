@@ -35,6 +35,14 @@ extension RecordStore {
         }
     }
 
+    /// Whether `vault` has device keys here (a pinned first recovery identity).
+    package func hasDevices(_ vault: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM vault_device WHERE vault = ?)"),
+            arguments: [vault]
+        ) ?? false
+    }
+
     /// The vaults this ledger holds a membership log for.
     package func vaultsWithDevices() throws -> [String] {
         try String.fetchAll(db, sql: "SELECT vault FROM vault_device ORDER BY vault")
