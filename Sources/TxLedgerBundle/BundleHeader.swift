@@ -1,14 +1,15 @@
 import TxLedgerCore
 import TxLedgerSodium
 
-/// The header of a bundle (Specs/bundle-format.md, "Header"): 110 bytes in formats 1 to 4,
-/// which differ only in the payload; in format 5 (Specs/devices.md, "Format 5") the recipient
-/// stanzas come between the secretstream header and the MAC, which covers them:
+/// The header of a bundle (Specs/bundle-format.md, "Header"): 110 bytes with a sync key or a
+/// passphrase, in every format (they differ only in the payload); with device keys (key mode
+/// 3, format 5 only: Specs/devices.md, "Format 5") the recipient stanzas come between the
+/// secretstream header and the MAC, which covers them:
 ///
 /// | offset | bytes | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `TXLBUNDL` |
-/// | 8 | 1 | format version, 1 to 4 |
+/// | 8 | 1 | format version, 1 to 5 |
 /// | 9 | 1 | key mode: 1 sync key, 2 passphrase |
 /// | 10 | 4 | Argon2id opslimit, big-endian (0 with a sync key) |
 /// | 14 | 8 | Argon2id memlimit in bytes, big-endian (0 with a sync key) |
@@ -24,7 +25,7 @@ package struct BundleHeader: Equatable, Sendable {
     static let magic = Array("TXLBUNDL".utf8)
     /// The format writers use.
     static let currentVersion: UInt8 = FrameDecoder.currentVersion
-    /// The format of bundles sealed for the vault's devices (key mode 3).
+    /// The first format of bundles sealed for the vault's devices (key mode 3).
     static let deviceKeysVersion: UInt8 = 5
     /// The formats readers accept.
     static let readableVersions: ClosedRange<UInt8> = 1...5
@@ -89,8 +90,8 @@ extension BundleHeader {
         guard let mode = KeyMode(rawValue: bytes[9]) else {
             throw BundleError.unsupportedVersion("key mode \(bytes[9])")
         }
-        // Format 5 is the format of device keys, and device keys are only format 5.
-        guard (bytes[8] == Self.deviceKeysVersion) == (mode == .deviceKeys) else {
+        // Device keys came with format 5: no older format has them.
+        guard mode != .deviceKeys || bytes[8] >= Self.deviceKeysVersion else {
             throw BundleError.unsupportedVersion("format version \(bytes[8]) with key mode \(mode.rawValue)")
         }
         guard bytes.count >= 14 else { throw BundleError.truncated }

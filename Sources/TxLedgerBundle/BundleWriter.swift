@@ -67,7 +67,7 @@ package final class BundleWriter {
             keys: BundleKeys(fileKey: fileKey, salt: salt),
             seal: { keys, streamHeader in
                 keys.seal(
-                    version: BundleHeader.deviceKeysVersion,
+                    version: BundleHeader.currentVersion,
                     mode: .deviceKeys,
                     cost: nil,
                     salt: salt,

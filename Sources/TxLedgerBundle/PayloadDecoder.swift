@@ -95,7 +95,7 @@ package struct PayloadDecoder {
             lineage: lineage,
             clearedThrough: watermark
         )
-        devices = version >= BundleHeader.deviceKeysVersion ? try DeviceSection(reading: &source, vault: vault) : nil
+        devices = reader.header.mode == .deviceKeys ? try DeviceSection(reading: &source, vault: vault) : nil
         self.source = source
         self.frames = frames
     }

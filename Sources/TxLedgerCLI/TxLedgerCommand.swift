@@ -16,7 +16,7 @@ struct TxLedgerCommand: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, RecordCommand.self, StatusCommand.self, NoteCommand.self, LabelCommand.self,
             HideCommand.self, UnhideCommand.self, ListCommand.self, ShowCommand.self, ExportCSVCommand.self,
-            RefreshCommand.self, MergeCommand.self, ClearCommand.self,
+            RefreshCommand.self, MergeCommand.self, ClearCommand.self, ClearedCommand.self, RestoreCommand.self,
             KeygenCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PeersCommand.self,
             ForgetCommand.self,
             SyncCommand.self, DevicesCommand.self, ExportLabelsCommand.self, ImportLabelsCommand.self,

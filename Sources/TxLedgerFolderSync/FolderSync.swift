@@ -148,6 +148,7 @@ package struct FolderSync {
                 report.vaults[changes.vaultId, default: .init()].filesRead += 1
                 report.vaults[changes.vaultId, default: .init()].recordsAdded += imported.report.recordsAdded
                 report.vaults[changes.vaultId, default: .init()].recordsChanged += imported.report.recordsChanged
+                report.vaults[changes.vaultId, default: .init()].count(imported.report.clears)
                 if let renamed = imported.report.newReplicaID { report.newReplicaID = renamed }
                 report.peersDropped.merge(imported.report.peersDropped, uniquingKeysWith: +)
             } catch let error as BundleError {

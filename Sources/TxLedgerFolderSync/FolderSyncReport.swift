@@ -9,6 +9,9 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
         /// Records that became visible here, and visible records that changed.
         public var recordsAdded = 0
         public var recordsChanged = 0
+        /// Records visible here that a clear made on another device took away, per clear
+        /// (restorable for 30 days: `Ledger.clearedRecords(vault:)`).
+        public var clears: [ClearReport] = []
         /// This device's files written, and its files (or a former replica id's) removed.
         public var filesWritten = 0
         public var filesRemoved = 0
@@ -54,5 +57,12 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
     /// Whether the sync changed nothing here and wrote nothing there.
     public var isQuiet: Bool {
         vaults.values.allSatisfy { $0 == VaultReport() }
+    }
+}
+
+extension FolderSyncReport.VaultReport {
+    /// Counts the records each of `clears` took away.
+    mutating func count(_ clears: [ClearReport]) {
+        for clear in clears { self.clears.count(clear) }
     }
 }

@@ -22,6 +22,9 @@ struct BatchMerge: Sendable {
     /// Written states whose status or replacement link this merge changed: they may settle a
     /// replacement (`LedgerTransaction.mightSettle`).
     private(set) var changedLinks: [RecordState] = []
+    /// Written records that were not held cleared here and now are (restorable from now on:
+    /// `RecordStore.noteCleared`).
+    private(set) var newlyCleared: [TransactionID] = []
 
     /// - Parameters:
     ///   - batch: received states, already filtered by the vault's watermark.
@@ -58,6 +61,11 @@ struct BatchMerge: Sendable {
                     changedLinks.append(result)
                 }
                 merged.insert(incoming.id)
+                if local?.isVisible(clearedThrough: numbers.watermark) ?? true,
+                    !result.isVisible(clearedThrough: numbers.watermark)
+                {
+                    newlyCleared.append(incoming.id)
+                }
                 stored[incoming.id] = result  // the same id again in this batch merges into this
             }
             report.add(merge.report)

@@ -30,9 +30,15 @@ extension LedgerTransaction {
             }
         }
         let cuts = membership.map(cuts(of:)) ?? WriteCuts()
+        let now = stamps.wallClock().millis
+        try store.purgeCleared(before: now - RecordStore.restorableMillis)
         if let theirs = header.clearedThrough, cuts.counts(theirs) {
             observe(theirs)
-            report.recordsCleared += try store.clear(vault, through: theirs)
+            let cleared = try store.clear(vault, through: theirs, now: now)
+            if cleared > 0 {
+                report.recordsCleared += cleared
+                report.count(ClearReport(vault: vault, by: theirs, records: cleared))
+            }
         }
         let watermark = try store.cachedWatermark(vault)
 
@@ -59,11 +65,20 @@ extension LedgerTransaction {
                     }
                 }
                 for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
+                try store.noteCleared(merged.newlyCleared, now: now)
                 report.add(merged.report)
                 worker.dispose(merged)
             }
             func mergeBatch() throws {
                 let ids = Set(batch.map(\.id))
+                // A record whose state was purged here keeps the mark it was cleared with.
+                for (id, through) in try store.tombstones(vault: vault, ids: Array(ids)) {
+                    for index in batch.indices where batch[index].id == id {
+                        batch[index].cleared = batch[index].cleared.joined(
+                            with: ClearMark(through: through, stamp: through)
+                        )
+                    }
+                }
                 // A batch that holds an id of the one being worked out reads its row once written.
                 if let pending = inFlight, !pending.ids.isDisjoint(with: ids) {
                     inFlight = nil
@@ -81,7 +96,6 @@ extension LedgerTransaction {
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)
             }
-            let now = stamps.wallClock().millis
             try records { received in
                 var counted = received
                 if let membership, !cuts.isEmpty,
@@ -100,6 +114,11 @@ extension LedgerTransaction {
             }
             if !batch.isEmpty { try mergeBatch() }
             if let pending = inFlight { try write(pending.job) }
+        }
+        if let membership {
+            for index in report.clears.indices where report.clears[index].vault == vault {
+                report.clears[index].device = membership.member(writingAs: report.clears[index].replica)?.name
+            }
         }
         // The clock: remote stamps advance it, unless they are too far ahead.
         if let latestAcceptable { _ = stamps.observe(latestAcceptable) }

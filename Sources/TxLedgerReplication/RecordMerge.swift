@@ -30,7 +30,13 @@ struct RecordMerge {
         switch (local.isVisible(clearedThrough: watermark), joined.isVisible(clearedThrough: watermark)) {
         case (false, true): report.recordsAdded = 1
         case (true, true): report.recordsChanged = 1
-        default: break
+        case (true, false):
+            // Only a clear mark hides a merged record (the watermark was applied before).
+            report.recordsCleared = 1
+            if let mark = joined.cleared {
+                report.clears = [ClearReport(vault: joined.facts.value.vaultId, by: mark.stamp, records: 1)]
+            }
+        case (false, false): break
         }
     }
 

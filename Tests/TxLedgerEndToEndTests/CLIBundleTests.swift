@@ -166,7 +166,7 @@ struct CLIBundleTests {
 
         let header = try await a.run(["inspect", bundle])
         #expect(header.status == 0)
-        #expect(header.stdout.contains("format: 4\nkey mode: sync key\nsize: "))
+        #expect(header.stdout.contains("format: 5\nkey mode: sync key\nsize: "))
         #expect(!header.stdout.contains("vault") && !header.stdout.contains("records"))
         let full = try await a.run(["inspect", bundle, "--key-file", key])
         let replica = try await a.run(["init"]).stdout.split(separator: "\n")[1].dropFirst("replica ".count)

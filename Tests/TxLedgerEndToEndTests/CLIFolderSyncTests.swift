@@ -59,8 +59,10 @@ struct CLIFolderSyncTests {
         )
         let second = try await sync(b, ["--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
-        let main = try #require((report["vaults"] as? [String: Any])?["main"] as? [String: Int])
-        #expect(main["filesRead"] == 1 && main["recordsAdded"] == 3 && main["filesWritten"] == 1)
+        let main = try #require((report["vaults"] as? [String: Any])?["main"] as? [String: Any])
+        #expect(
+            main["filesRead"] as? Int == 1 && main["recordsAdded"] as? Int == 3 && main["filesWritten"] as? Int == 1
+        )
         #expect((report["skipped"] as? [[String: Any]])?.count == 1)
         #expect(
             second.stderr.contains("txledger: warning: skipped \(name.dropLast(4)) (1).txb: a copy"),

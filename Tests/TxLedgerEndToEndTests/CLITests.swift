@@ -39,7 +39,9 @@ struct CLITests {
     /// A command that does not exist is a usage error, whatever follows it (issue #32, case
     /// 8): a script cannot mistake it for a real one.
     @Test func anUnknownCommandIsAUsageErrorEvenWithHelp() async throws {
-        for arguments in [["cleared", "--help"], ["cleared"], ["--db", cli.db, "nosuch", "-h"], ["clear\u{1B}[2J"]] {
+        for arguments in [
+            ["uncleared", "--help"], ["uncleared"], ["--db", cli.db, "nosuch", "-h"], ["clear\u{1B}[2J"],
+        ] {
             let result = try await cli.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stdout)")
             #expect(

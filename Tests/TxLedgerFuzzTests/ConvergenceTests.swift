@@ -38,20 +38,43 @@ struct ConvergenceTests {
             }
             #expect(run.regressions.isEmpty, "\(run.regressions)")
 
-            // Nothing recorded after the final clear of its vault is lost.
+            // The survival law: no record recorded anywhere is lost, but by a clear that had
+            // seen its facts; and then every device can restore it.
             let visibleIDs = Set(visible.map(\.id))
-            for (id, vault, stamp, _, _) in run.recorded {
-                let watermark = reference.vaults[vault]?.clearedThrough
-                if watermark.map({ stamp > $0 }) ?? true {
+            var cleared: [String: Set<TransactionID>] = [:]
+            for (id, vault, _, _, _) in run.recorded {
+                guard let held = reference.vaults[vault]?.records.first(where: { $0.id == id }) else {
+                    Issue.record("\(id) is held by no replica")
+                    continue
+                }
+                if run.aClearSaw(id, facts: held.facts.stamp) {
+                    #expect(!visibleIDs.contains(id), "\(id) was cleared by a clear that had seen it, yet shows")
+                    cleared[vault, default: []].insert(id)
+                } else {
                     #expect(
                         visibleIDs.contains(id),
-                        "\(id) recorded at \(stamp) after the clear at \(String(describing: watermark)) was lost"
+                        "\(id) recorded at \(held.facts.stamp) was lost, and no clear had seen it"
                     )
+                }
+            }
+            for ledger in run.active.map({ run.ledgers[$0].ledger }) {
+                for (vault, ids) in cleared {
+                    let restorable = Set(try await ledger.clearedRecords(vault: vault).map(\.record.id))
+                    #expect(ids.isSubset(of: restorable), "cleared records a device cannot restore")
+                }
+            }
+            // A restore is a write that reaches every device.
+            if !cleared.isEmpty {
+                for vault in cleared.keys { try await first.restoreCleared(vault: vault) }
+                try await run.finalRound()
+                for ledger in run.active.map({ run.ledgers[$0].ledger }) {
+                    let shown = Set(try await ledger.all().map(\.id))
+                    #expect(Set(run.recorded.map(\.id)).isSubset(of: shown), "a restored record is missing on a device")
                 }
             }
             // Nor is what a newer version wrote in fields this one does not know.
             for (id, vault, stamp, _, _) in run.newerWrites
-            where reference.vaults[vault]?.clearedThrough.map({ stamp > $0 }) ?? true {
+            where reference.vaults[vault]?.records.contains(where: { $0.id == id }) ?? false {
                 let held = reference.vaults[vault]?.records.first { $0.id == id }?.newerRegisters[
                     RecordState.Block.firstNewer
                 ]?.stamp

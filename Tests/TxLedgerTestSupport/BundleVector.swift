@@ -4,8 +4,8 @@ import Foundation
 @testable import TxLedgerBundle
 @testable import TxLedgerCore
 
-/// One entry of a set of test vectors, `Specs/vectors/v4/index.json` (the format writers use)
-/// or `v3`, `v2` and `v1` (older formats readers keep reading):
+/// One entry of a set of test vectors, `Specs/vectors/v5-shared/index.json` (the format writers
+/// use, with a shared secret) or `v4`, `v3`, `v2` and `v1` (older formats readers keep reading):
 /// Specs/bundle-format.md, "Test vectors".
 struct BundleVector: Codable {
     let name: String
@@ -28,11 +28,12 @@ struct BundleVector: Codable {
 
     /// The set of the format writers use, and the sets of older formats.
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v4")
+        .deletingLastPathComponent().appendingPathComponent("Specs/vectors/v5-shared")
+    static let formatFourFolder = folder.deletingLastPathComponent().appendingPathComponent("v4")
     static let formatThreeFolder = folder.deletingLastPathComponent().appendingPathComponent("v3")
     static let formatTwoFolder = folder.deletingLastPathComponent().appendingPathComponent("v2")
     static let formatOneFolder = folder.deletingLastPathComponent().appendingPathComponent("v1")
-    static let folders = [folder, formatThreeFolder, formatTwoFolder, formatOneFolder]
+    static let folders = [folder, formatFourFolder, formatThreeFolder, formatTwoFolder, formatOneFolder]
 
     /// The vectors of every set.
     static func all() throws -> [BundleVector] {
@@ -72,7 +73,8 @@ struct BundleVector: Codable {
 
         struct Record: Codable, Equatable, Sendable {
             let record: TransactionRecord
-            /// `facts`, and each of `pending`, `terminal`, `note`, `labels`, `hidden` once written.
+            /// `facts`, and each of `pending`, `terminal`, `note`, `labels`, `hidden`, `inferred`
+            /// once written; from format 5, a clear mark's `cleared` and `clearedThrough`.
             let stamps: [String: StampJSON]
             /// Format 4: the fields of a newer version the record carries, if any.
             var newerFields: [NewerFieldJSON]?
@@ -96,7 +98,8 @@ struct BundleVector: Codable {
                     ("facts", state.facts.stamp), ("pending", state.status.pending),
                     ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
                     ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp),
-                    ("inferred", state.status.inferred?.stamp),
+                    ("inferred", state.status.inferred?.stamp), ("cleared", state.cleared?.stamp),
+                    ("clearedThrough", state.cleared?.through),
                 ]
                 let newer = state.newerFields.fields
                 return Record(

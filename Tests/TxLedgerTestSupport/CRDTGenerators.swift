@@ -63,7 +63,8 @@ enum CRDTGen {
             lastCheckedAt: Bool.random(using: &rng) ? Date(millis: Int64.random(in: 0...5, using: &rng)) : nil,
             note: optionalStamp(&rng).map { Register($0.counter == 0 ? "note \($0)" : nil, stamp: $0) },
             labels: optionalStamp(&rng).map { Register(["l\($0.time % 3)", "r\($0.replica.rawValue)"], stamp: $0) },
-            hidden: optionalStamp(&rng).map { Register(($0.time + $0.replica.rawValue) % 2 == 0, stamp: $0) }
+            hidden: optionalStamp(&rng).map { Register(($0.time + $0.replica.rawValue) % 2 == 0, stamp: $0) },
+            cleared: optionalStamp(&rng).map { ClearMark(through: stamp(&rng), stamp: $0) }
         )
         return try! state.attaching(newerFields(for: state, &rng))
     })

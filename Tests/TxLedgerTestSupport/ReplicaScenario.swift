@@ -144,6 +144,9 @@ final class ScenarioRun {
     /// Stamps of the newer version's writes, and the replica that received each (filtered as
     /// `recorded` is).
     private(set) var newerWrites: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int, serial: Int)] = []
+    /// What each clear had seen: per record visible on its replica when it cleared, the facts
+    /// stamp it held (the survival law: only a clear that had seen a record's facts hides it).
+    private(set) var clearsSeen: [(vault: String, facts: [TransactionID: Stamp])] = []
     /// Status regressions seen across merges that moved no watermark.
     private(set) var regressions: [String] = []
     /// Every change set travels through a bundle: encoded, sealed, read and decoded.
@@ -188,6 +191,11 @@ final class ScenarioRun {
                 try await merge(try await changes(from: other, to: hub, full: false), into: hub)
             }
         }
+    }
+
+    /// Whether a clear had seen the facts stamped `facts` of `id` (or later ones).
+    func aClearSaw(_ id: TransactionID, facts: Stamp) -> Bool {
+        clearsSeen.contains { $0.facts[id].map { $0 >= facts } ?? false }
     }
 
     /// The replica a scenario's replica number stands for: one still in use.
@@ -238,7 +246,13 @@ final class ScenarioRun {
                 try await self.ledgers[r].ledger.setHidden(hidden, for: try Self.transaction(tx).id)
             }
         case let .clear(raw, vault):
-            try await ledgers[slot(raw)].ledger.clearHistory(vault: vault)
+            let ledger = ledgers[slot(raw)].ledger
+            var seen: [TransactionID: Stamp] = [:]
+            for record in try await ledger.all() where record.vaultId == vault {
+                seen[record.id] = try await ledger.state(record.id)?.facts.stamp
+            }
+            clearsSeen.append((vault, seen))
+            try await ledger.clearHistory(vault: vault)
         case let .sync(rawFrom, rawTo, full, delivery):
             let (from, to) = (slot(rawFrom), slot(rawTo))
             guard from != to else { return }

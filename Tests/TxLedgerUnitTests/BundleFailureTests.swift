@@ -80,14 +80,10 @@ import Testing
             return bytes
         }
         try await setup.expectImport(flipped(0), fails: .notABundle)
-        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 12"))
-        // Format 5 is the format of device keys only.
-        try await setup.expectImport(
-            flipped(8, 0x01),
-            fails: .unsupportedVersion("format version 5 with key mode \(secret.mode.rawValue)")
-        )
-        // Other formats readers know (4 ^ 7 = 3, 4 ^ 6 = 2, 4 ^ 5 = 1): the MAC covers the version byte.
-        for mask: UInt8 in [0x07, 0x06, 0x05] {
+        try await setup.expectImport(flipped(8, 0x08), fails: .unsupportedVersion("format version 13"))
+        try await setup.expectImport(flipped(8, 0x03), fails: .unsupportedVersion("format version 6"))
+        // Other formats readers know (5 ^ 1 = 4, 5 ^ 6 = 3, 5 ^ 7 = 2, 5 ^ 4 = 1): the MAC covers the version byte.
+        for mask: UInt8 in [0x01, 0x06, 0x07, 0x04] {
             try await setup.expectImport(flipped(8, mask), fails: .headerTampered)
         }
         try await setup.expectImport(

@@ -8,11 +8,12 @@ import Testing
 @testable import TxLedgerSodium
 @testable import TxLedgerTestSupport
 
-/// The test vectors of Specs/vectors: every one, of formats 4, 3, 2 and 1, is read as `import`
-/// reads a bundle and must give its expected outcome. `TXLEDGER_WRITE_VECTORS=1 swift test
-/// --filter writeVectors` writes a new format 4 set (new random keys, salts and nonces); the
-/// contents they expect come from the source ledgers, not from decoding the bundles. The
-/// format 3, 2 and 1 sets were written by their formats' writers and stay as they are.
+/// The test vectors of Specs/vectors: every one, of formats 5 (with a shared secret), 4, 3, 2
+/// and 1, is read as `import` reads a bundle and must give its expected outcome.
+/// `TXLEDGER_WRITE_VECTORS=1 swift test --filter writeVectors` writes a new format 5 set (new
+/// random keys, salts and nonces); the contents they expect come from the source ledgers, not
+/// from decoding the bundles. The format 4, 3, 2 and 1 sets were written by their formats'
+/// writers and stay as they are.
 @Suite struct BundleVectorTests {
     @Test func everyVectorGivesItsExpectedOutcome() async throws {
         try await checkEveryVector()
@@ -45,7 +46,7 @@ import Testing
             let ok =
                 switch folder {
                 case BundleVector.formatOneFolder: 3
-                case BundleVector.folder: 5
+                case BundleVector.folder, BundleVector.formatFourFolder: 5
                 default: 4
                 }
             #expect(set.count >= 16 && set.filter { $0.expect == "ok" }.count == ok, "\(folder.lastPathComponent)")
@@ -78,13 +79,13 @@ private struct VectorWriter {
     let passphrase = "vector passphrase: correct horse battery staple"
 
     func write() async throws {
-        try? FileManager.default.removeItem(at: folder)  // the format 4 set only
+        try? FileManager.default.removeItem(at: folder)  // the writer's format's set only
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyText = String(decoding: key.printableBytes().withUnsafeBytes { Array($0) }, as: UTF8.self)
             .trimmingCharacters(in: .newlines)
         let (a, b) = (try await TestLedger(), try await TestLedger())
 
-        // Vault-1 at a: erased history, then every kind of record and register, knowing b.
+        // Vault-1 at a: cleared records, then every kind of record and register, knowing b.
         try await a.ledger.record([try Fixture.minimalSend(hash: 1), try Fixture.minimalSend(hash: 2)])
         a.clock.advance(by: 1)
         try await a.ledger.clearHistory(vault: "vault-1")
@@ -143,7 +144,7 @@ private struct VectorWriter {
         let full = try await export(a.ledger, "vault-1", to: "key-full.txb", secret: .syncKey(key), scope: .full)
         add(
             "key-full",
-            "sync key; a full change set: a cleared watermark, knowledge of another replica, a send, a swap and a signature with every register, and a send replaced by its confirmed speed-up",
+            "sync key; a full change set: a cleared record and one recorded again after the clear (both with their clear marks), knowledge of another replica, a send, a swap and a signature with every register, and a send replaced by its confirmed speed-up",
             file: "key-full.txb",
             expect: "ok",
             contents: full
@@ -222,10 +223,10 @@ private struct VectorWriter {
             file: "mac-tampered.txb",
             expect: "header_tampered"
         )
-        try derive("unknown-version.txb", from: fullBytes) { $0[8] = 5 }
+        try derive("unknown-version.txb", from: fullBytes) { $0[8] = BundleHeader.currentVersion + 1 }
         add(
             "unknown-version",
-            "key-full.txb with format version 5",
+            "key-full.txb with format version \(BundleHeader.currentVersion + 1)",
             file: "unknown-version.txb",
             expect: "unsupported_version"
         )

@@ -96,7 +96,9 @@ import Testing
 
     @Test func anotherReplicasFileWithAnAbsurdWatermarkCannotBeMergedFrom() async throws {
         try await source.ledger.clearHistory(vault: "vault-1")
-        try await source.ledger.database.pool.write { db in try db.execute(sql: "UPDATE vault SET cleared_time = -5") }
+        try await source.ledger.database.pool.write { db in
+            try db.execute(sql: "UPDATE vault SET cleared_time = -5, cleared_replica = 1")
+        }
         await #expect(
             throws: LedgerError.invalidInput(
                 field: "clear watermark",

@@ -135,6 +135,14 @@ struct RuleVectors {
                 }
             ),
             (
+                "frame-cleared-without-through",
+                "the clear register's stamp without the facts stamp it cleared through",
+                edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
+                    $0[.clearedTime] = .integer(stamp.time)
+                    $0[.clearedReplica] = .integer(1)
+                }
+            ),
+            (
                 "frame-newer-stamp-wrong-wire", "a newer register (block 6) whose stamp time is a varint",
                 edited(RecordState(recording: try Fixture.send(vault: "rules"), stamp: stamp)) {
                     $0.newer = NewerFields([
@@ -212,7 +220,7 @@ struct RuleVectors {
 }
 
 struct RuleVectorTests {
-    /// Adds the rule vectors to the format 4 set as it is (its key and passphrase), replacing
+    /// Adds the rule vectors to the writers' format's set as it is (its key and passphrase), replacing
     /// any earlier ones of the same names.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TXLEDGER_WRITE_VECTORS"] == "rules"))
     func addRuleVectors() throws {

@@ -47,16 +47,4 @@ extension Ledger {
     public func merge(ledgerAt path: String) async throws -> MergeReport {
         try await database.merge(ledgerAt: path)
     }
-
-    /// Clears a vault's history on every replica it reaches: everything recorded or edited up to
-    /// now is erased; what any replica records later is kept.
-    /// - Returns: how many records were cleared here.
-    @discardableResult
-    public func clearHistory(vault: String) async throws -> Int {
-        try TextField.identifier.validate(vault, field: "vault")
-        return try await write { transaction in
-            let current = try transaction.store.cachedWatermark(vault)
-            return try transaction.store.clear(vault, through: try transaction.stamps.next(after: current))
-        }
-    }
 }

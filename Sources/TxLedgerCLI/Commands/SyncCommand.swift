@@ -74,6 +74,7 @@ struct SyncCommand: LedgerCommand {
                 + "wrote \(done.filesWritten), removed \(done.filesRemoved)"
                 + (done.writesSetAside > 0 ? "; set aside \(done.writesSetAside) writes of removed devices" : "")
                 + (done.joined ? "; this device joined the vault with its recovery secret" : "")
+                + ClearText.lines(done.clears).map { "\n" + $0 }.joined()
         }.joined(separator: "\n")
     }
 }

@@ -10,6 +10,7 @@ enum MergeReportText {
             "added \(report.recordsAdded), changed \(report.recordsChanged), unchanged \(report.recordsUnchanged), cleared \(report.recordsCleared)"
                 + (report.changedAnything ? "" : " (nothing changed)")
         ]
+        lines += ClearText.lines(report.clears)
         if report.writesSetAside > 0 {
             lines.append(
                 "set aside \(report.writesSetAside) write\(report.writesSetAside == 1 ? "" : "s") of devices removed from the vault "

@@ -10,6 +10,8 @@ import Foundation
 /// - `note`, `labels`, `hidden`: independent last-writer-wins registers (absent until written).
 /// - `newerRegisters`: registers that a newer version defines, by block number, each a
 ///   last-writer-wins register of its fields (`RecordState+NewerFields.swift`).
+/// - `cleared`: the facts a clear erased (`ClearMark`); the record is visible while its facts
+///   are later than the mark's `through`.
 ///
 /// See `Specs/crdt.md`.
 package struct RecordState: Hashable, Sendable {
@@ -20,6 +22,7 @@ package struct RecordState: Hashable, Sendable {
     package var labels: Register<[String]>?
     package var hidden: Register<Bool>?
     package var newerRegisters: [Int: Register<NewerFields>] = [:]
+    package var cleared: ClearMark?
 
     package var id: TransactionID { facts.value.id }
 
@@ -45,7 +48,8 @@ package struct RecordState: Hashable, Sendable {
         note: Register<String?>?,
         labels: Register<[String]>?,
         hidden: Register<Bool>?,
-        newerRegisters: [Int: Register<NewerFields>] = [:]
+        newerRegisters: [Int: Register<NewerFields>] = [:],
+        cleared: ClearMark? = nil
     ) {
         self.facts = facts
         self.status = status
@@ -54,6 +58,7 @@ package struct RecordState: Hashable, Sendable {
         self.labels = labels
         self.hidden = hidden
         self.newerRegisters = newerRegisters
+        self.cleared = cleared
     }
 
     /// The join of two states of the same record: register by register.
@@ -68,25 +73,33 @@ package struct RecordState: Hashable, Sendable {
             note: note.joined(with: other.note),
             labels: labels.joined(with: other.labels),
             hidden: hidden.joined(with: other.hidden),
-            newerRegisters: newerRegisters.merging(other.newerRegisters) { $0.joined(with: $1) }
+            newerRegisters: newerRegisters.merging(other.newerRegisters) { $0.joined(with: $1) },
+            cleared: cleared.joined(with: other.cleared)
         )
     }
 
     package var record: TransactionRecord { TransactionRecord(state: self) }
 
-    /// Whether the record is visible under a vault clear watermark: its facts survive it.
+    /// Whether a clear that had seen these facts cleared the record (its `ClearMark`).
+    package var isCleared: Bool { cleared?.clears(facts.stamp) == true }
+
+    /// Whether the record is visible: no clear had seen its facts, and they are later than the
+    /// vault's clear watermark (of an older version's clear).
     package func isVisible(clearedThrough watermark: Stamp?) -> Bool {
-        watermark.map { facts.stamp > $0 } ?? true
+        !isCleared && (watermark.map { facts.stamp > $0 } ?? true)
     }
 
     /// This state after a vault clear at `watermark`: every register stamped at or before it is
-    /// erased. If the facts are erased but a later register survives, the state remains,
+    /// erased, but the clear mark. If the facts are erased but a later register survives, the state remains,
     /// invisible, so that the later register still joins (see Specs/crdt.md, "Clearing a vault").
     /// `nil` when nothing survives.
     package func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
         guard let watermark else { return self }
         let factsSurvive = facts.stamp > watermark
         var result = keeping { $0 > watermark }
+        // A clear mark is not erased by a watermark: it joins by what it had seen, not by its
+        // stamp, and erasing it by stamp would not commute with that join.
+        result.cleared = cleared
         if !factsSurvive { result.lastCheckedAt = nil }
         return factsSurvive || result.hasRegisterBesideFacts ? result : nil
     }
@@ -106,21 +119,22 @@ package struct RecordState: Hashable, Sendable {
             note: keep(note),
             labels: keep(labels),
             hidden: keep(hidden),
-            newerRegisters: newerRegisters.filter { counts($0.value.stamp) }
+            newerRegisters: newerRegisters.filter { counts($0.value.stamp) },
+            cleared: cleared.flatMap { counts($0.stamp) ? $0 : nil }
         )
     }
 
     /// Whether a register other than the facts holds a value.
     var hasRegisterBesideFacts: Bool {
         status.pending != nil || status.terminal != nil || status.inferred != nil || note != nil || labels != nil
-            || hidden != nil || !newerRegisters.isEmpty
+            || hidden != nil || !newerRegisters.isEmpty || cleared != nil
     }
 }
 
 extension RecordState {
     /// Every stamp the state carries, a newer version's registers' included.
     package var stamps: [Stamp] {
-        let registers = [facts.stamp] + status.stamps + [note?.stamp, labels?.stamp, hidden?.stamp]
+        let registers = [facts.stamp] + status.stamps + [note?.stamp, labels?.stamp, hidden?.stamp, cleared?.stamp]
         return registers.compactMap { $0 } + newerRegisters.values.map(\.stamp)
     }
 }

@@ -20,6 +20,11 @@ package struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
         self.stamp = stamp
         self.newerFields = newerFields
     }
+
+    /// The same value, with its newer fields, written again under `stamp` (a restore).
+    package func restamped(_ stamp: Stamp) -> Register {
+        Register(value, stamp: stamp, newerFields: newerFields)
+    }
 }
 
 extension Register where Value: TieBreakable {

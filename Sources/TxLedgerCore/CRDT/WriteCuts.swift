@@ -44,7 +44,7 @@ extension RecordState {
         let refused: [(String, [Stamp?])] = [
             ("facts", [facts.stamp]), ("status", status.stamps), ("note", [note?.stamp]),
             ("labels", [labels?.stamp]), ("hidden", [hidden?.stamp]),
-            ("newerFields", newerRegisters.values.map(\.stamp)),
+            ("newerFields", newerRegisters.values.map(\.stamp)), ("cleared", [cleared?.stamp]),
         ]
         return refused.filter { $0.1.contains { $0.map { !cuts.counts($0) } ?? false } }.map(\.0)
     }

@@ -6,8 +6,11 @@ public struct MergeReport: Sendable, Equatable, Codable {
     public var recordsChanged = 0
     /// Records received that changed nothing here.
     public var recordsUnchanged = 0
-    /// Records that a newer clear watermark removed here.
+    /// Records visible here that a clear from another device took away (crdt.md, "Clearing a
+    /// vault"); `clears` says by which clears.
     public var recordsCleared = 0
+    /// Per clear from another device, the records it took away here: restorable for 30 days.
+    public var clears: [ClearReport] = []
     /// Records whose registers, written by a device removed from the vault after its cut, did
     /// not count and were set aside (Specs/devices.md, "What counts as a member's write").
     public var writesSetAside = 0
@@ -42,6 +45,7 @@ public struct MergeReport: Sendable, Equatable, Codable {
         recordsChanged += other.recordsChanged
         recordsUnchanged += other.recordsUnchanged
         recordsCleared += other.recordsCleared
+        for clear in other.clears { count(clear) }
         writesSetAside += other.writesSetAside
         registersUpdated += other.registersUpdated
         registersUnchanged += other.registersUnchanged
@@ -51,6 +55,9 @@ public struct MergeReport: Sendable, Equatable, Codable {
         newReplicaID = other.newReplicaID ?? newReplicaID
         peersDropped.merge(other.peersDropped, uniquingKeysWith: +)
     }
+
+    /// Counts `clear`'s records, with those of the same clear already counted.
+    package mutating func count(_ clear: ClearReport) { clears.count(clear) }
 }
 
 /// A delta from `origin` of its changes after `since`, merged into a replica that holds the

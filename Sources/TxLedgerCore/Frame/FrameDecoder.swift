@@ -7,7 +7,7 @@
 package struct FrameDecoder {
     /// The payload format that writers write and the store keeps frames in: the bundle
     /// format's version (Specs/bundle-format.md), which `BundleHeader` writes.
-    package static let currentVersion: UInt8 = 4
+    package static let currentVersion: UInt8 = 5
 
     /// Where the frames come from: a payload, which introduces its tables' entries; a ledger
     /// file, whose frames refer to its tables; or a ledger file without its tables at hand
@@ -100,6 +100,11 @@ package struct FrameDecoder {
         while !frame.isAtEnd {
             let (number, wire) = try readTag(from: &frame, after: last, record: index)
             last = number
+            if version < 5, (RecordField.lastInFormat4.number + 1)...RecordField.last ~= number {
+                throw BundleError.malformedContent(
+                    "record \(index): field \(number) is format 5's clear register, which a format \(version) frame cannot hold"
+                )
+            }
             guard let field = RecordField(number: number) else {
                 newer.append(
                     NewerField(

@@ -35,6 +35,7 @@ package enum RecordField: Int, CaseIterable, Sendable {
     case blockNumber, feePaid
     case replacedBy
     case spends
+    case clearedThroughTime, clearedThroughReplica, clearedTime, clearedReplica
 
     /// The field's number in a frame (from 1).
     package var number: Int { rawValue }
@@ -59,6 +60,10 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// The last field that bundle formats 1–3 and schema v7 know: their frames and columns hold
     /// fields 1–56 only.
     package static let lastInFormat3 = RecordField.nonce
+
+    /// The last field that bundle format 4 knows: fields 65–68 (the clear register) came in
+    /// format 5, and a format 4 frame that holds one is malformed (bundle-format.md).
+    package static let lastInFormat4 = RecordField.spends
 
     /// Every field in increasing number (`allCases`, built once: hot loops iterate it).
     static let all = allCases
@@ -132,6 +137,10 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .feePaid: FieldDefinition(.text, .terminal, statusDetail: .nativeAmount)
         case .replacedBy: FieldDefinition(.text, .terminal, statusDetail: .replacingHash)
         case .spends: FieldDefinition(.text, .facts, extraFact: .outpoints)
+        case .clearedThroughTime: FieldDefinition(.stampTime, .cleared)
+        case .clearedThroughReplica: FieldDefinition(.replica, .cleared)
+        case .clearedTime: FieldDefinition(.stampTime, .cleared)
+        case .clearedReplica: FieldDefinition(.replica, .cleared)
         }
     }
 

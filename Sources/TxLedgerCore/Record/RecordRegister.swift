@@ -1,8 +1,9 @@
 /// The registers of a record (Specs/crdt.md, "Registers"), as the fields name them: each has a
 /// stamp (`<name>_time`, `<name>_replica`) and, but for `facts` and `pending`, values.
-/// `terminal` holds a proven outcome, `inferred` an inferred failure (`StatusRegister`).
+/// `terminal` holds a proven outcome, `inferred` an inferred failure (`StatusRegister`),
+/// `cleared` the facts a clear erased (`ClearMark`).
 enum RecordRegister: String, CaseIterable, Sendable {
-    case facts, pending, terminal, note, labels, hidden, inferred
+    case facts, pending, terminal, note, labels, hidden, inferred, cleared
 
     /// The fields of the register's stamp.
     var stamp: (time: RecordField, replica: RecordField) {
@@ -14,6 +15,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .labels: (.labelsTime, .labelsReplica)
         case .hidden: (.hiddenTime, .hiddenReplica)
         case .inferred: (.inferredTime, .inferredReplica)
+        case .cleared: (.clearedTime, .clearedReplica)
         }
     }
 
@@ -26,6 +28,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .labels: [.labels]
         case .hidden: [.hidden]
         case .inferred: [.inferredReason]
+        case .cleared: [.clearedThroughTime, .clearedThroughReplica]
         }
     }
 
@@ -36,6 +39,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .labels: [.labels]
         case .hidden: [.hidden]
         case .inferred: [.inferredReason]
+        case .cleared: [.clearedThroughTime, .clearedThroughReplica]
         case .facts, .pending, .note: []
         }
     }

@@ -79,6 +79,11 @@ extension RecordState {
             stamp(.hidden, hidden.stamp)
             set(.hidden, Int64(hidden.value ? 1 : 0))
         }
+        if let cleared {
+            stamp(.cleared, cleared.stamp)
+            set(.clearedThroughTime, cleared.through.time)
+            set(.clearedThroughReplica, cleared.through.replica.rawValue)
+        }
         fields.newer = newerFields
         return fields
     }
@@ -117,17 +122,14 @@ extension RecordState {
                 return Date(millis: millis)
             }
         }
-        func stamp(_ register: RecordRegister) throws -> Stamp? {
-            guard let time = try fields.integer(register.stamp.time),
-                let replica = try fields.integer(register.stamp.replica), replica >= 0
-            else {
+        func stamp(_ time: RecordField, _ replica: RecordField, _ name: String) throws -> Stamp? {
+            guard let time = try fields.integer(time), let replica = try fields.integer(replica), replica >= 0 else {
                 return nil
             }
-            return try Stamp.received(
-                time: time,
-                replica: ReplicaID(rawValue: replica),
-                field: "\(register.rawValue) stamp"
-            )
+            return try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: name)
+        }
+        func stamp(_ register: RecordRegister) throws -> Stamp? {
+            try stamp(register.stamp.time, register.stamp.replica, "\(register.rawValue) stamp")
         }
         let details: TransactionDetails
         switch try required(text(.kind), .kind) {
@@ -239,7 +241,16 @@ extension RecordState {
                     stamp: $0
                 )
             },
-            hidden: try stamp(.hidden).map { Register(try Self.flag(try fields.integer(.hidden)), stamp: $0) }
+            hidden: try stamp(.hidden).map { Register(try Self.flag(try fields.integer(.hidden)), stamp: $0) },
+            cleared: try stamp(.cleared).map { mark in
+                ClearMark(
+                    through: try required(
+                        stamp(.clearedThroughTime, .clearedThroughReplica, "cleared_through stamp"),
+                        .clearedThroughTime
+                    ),
+                    stamp: mark
+                )
+            }
         )
         self = fields.newer.isEmpty ? state : try state.attaching(fields.newer)
     }

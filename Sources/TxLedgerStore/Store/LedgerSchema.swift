@@ -286,6 +286,31 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v12: observed clears") { db in
+            // Local only: when this device first held each cleared record (a record whose
+            // facts its clear mark had seen, or older than its vault's watermark), so that it
+            // stays restorable for 30 days; and, once its state was purged, the mark it had,
+            // so that the state is not taken back from a device that never heard of the clear
+            // (crdt.md, "Clearing a vault").
+            try db.execute(
+                sql: """
+                    CREATE TABLE cleared_record (
+                        record INTEGER PRIMARY KEY REFERENCES record (num) ON DELETE CASCADE,
+                        since_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX cleared_record_since ON cleared_record (since_ms);
+                    INSERT INTO cleared_record (record, since_ms)
+                        SELECT num, CAST(strftime('%s', 'now') AS INTEGER) * 1000 FROM record WHERE erased = 1;
+                    CREATE TABLE clear_tombstone (
+                        id BLOB PRIMARY KEY CHECK (length(id) = 16),
+                        vault INTEGER NOT NULL,
+                        through_time INTEGER NOT NULL,
+                        through_replica INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX clear_tombstone_by_vault ON clear_tombstone (vault);
+                    """
+            )
+        }
         return migrator
     }
 }

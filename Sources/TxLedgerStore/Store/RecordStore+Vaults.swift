@@ -50,11 +50,12 @@ extension RecordStore {
         return stamp
     }
 
-    /// Raises the vault's watermark to `stamp` and applies it to the stored rows: every register
-    /// stamped at or before it is erased (`RecordState.filtered`); rows with nothing left are
-    /// deleted, rows whose facts are erased but a later register survives stay, invisible.
+    /// Raises the vault's watermark to `stamp` (an older version's clear, which erases by stamp)
+    /// and applies it to the stored rows: every register stamped at or before it is erased
+    /// (`RecordState.filtered`); rows with nothing left are deleted, rows whose facts are erased
+    /// but a later register survives stay, cleared (restorable from `now` on).
     /// - Returns: how many records stopped being visible.
-    package func clear(_ vault: String, through stamp: Stamp) throws -> Int {
+    package func clear(_ vault: String, through stamp: Stamp, now: Int64) throws -> Int {
         let previous = try watermark(vault).stamp
         guard previous.map({ stamp > $0 }) ?? true else { return 0 }
         let number = try ensureVault(vault)
@@ -72,14 +73,17 @@ extension RecordStore {
             if state.stamps.contains(where: { $0 <= stamp }) { affected.append(state) }
         }
         var cleared = 0
+        var kept: [TransactionID] = []
         for state in affected {
             if state.isVisible(clearedThrough: previous) && !state.isVisible(clearedThrough: stamp) { cleared += 1 }
-            if let kept = state.filtered(clearedThrough: stamp) {
-                try save(kept)
+            if let filtered = state.filtered(clearedThrough: stamp) {
+                try save(filtered)
+                kept.append(state.id)
             } else {
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(state.id.bytes)])
+                try remove(state.id)
             }
         }
+        try noteCleared(kept, now: now)
         return cleared
     }
 
@@ -91,6 +95,7 @@ extension RecordStore {
             try db.execute(sql: "DELETE FROM \(table) WHERE vault_id = ?", arguments: [vault])
         }
         try removeDevices(vault)
+        try removeTombstones(vault)
         try db.execute(sql: "DELETE FROM vault WHERE id = ?", arguments: [vault])
         vaultNumbers[vault] = nil
     }

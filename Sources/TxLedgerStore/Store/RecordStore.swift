@@ -272,7 +272,7 @@ package final class RecordStore {
     }
 
     /// Whether `state` is hidden by its vault's clear watermark (its facts are not later).
-    private func isErased(_ state: RecordState) throws -> Bool {
+    func isErased(_ state: RecordState) throws -> Bool {
         !state.isVisible(clearedThrough: try cachedWatermark(state.facts.value.vaultId))
     }
 

@@ -27,8 +27,10 @@ extension LedgerTransaction {
             preconditionFailure("insert conflicted on an id that cannot be read back")
         }
         guard existing.isVisible(clearedThrough: watermark) else {
-            // Erased by a clear, with later registers kept: recorded anew, joining what survived.
-            let joined = existing.joined(with: new)
+            // Cleared: recorded anew, joining what it holds, with facts stamped after the ones
+            // the clear had seen (from a clock far ahead, they may be later than `new`'s).
+            let floor = [watermark, existing.facts.stamp, existing.cleared?.through].compactMap { $0 }.max()
+            let joined = existing.joined(with: RecordState(recording: record, stamp: try stamps.next(after: floor)))
             try store.save(joined)
             if try mightSettle(joined) { try settleReplacements(of: joined) }
             return (joined, .recorded)
