@@ -5,8 +5,8 @@ import TxLedgerStatus
 /// Checks pending transactions against chain endpoints and writes the answers through the
 /// ledger's status lattice.
 ///
-/// - `refreshPending(vault:)`: one pass over every pending record, for app open,
-///   pull-to-refresh and screen appear.
+/// - `refreshPending(vault:verify:verifyWindow:)`: one pass over every pending record (and
+///   every disputed one), for app open, pull-to-refresh and screen appear.
 /// - `watch(vault:onPass:)`: the polling loop for while a history screen is visible; each
 ///   record is checked on `RefreshConfiguration.cadence` by its age, until none is pending or
 ///   the task is cancelled.
@@ -44,11 +44,23 @@ public final class StatusRefresher: Sendable {
 
     public var isNetworkAvailable: Bool { runner.isNetworkAvailable }
 
-    /// Checks every pending record of `vault` (or of every vault) once, and every record whose
-    /// failure was inferred within its chain's `EvidencePolicy.recheckInferredFor`.
-    public func refreshPending(vault: String? = nil) async throws -> RefreshSummary {
-        try await runner.refreshPending(vault: vault)
+    /// Checks every pending record of `vault` (or of every vault) once, every record whose
+    /// failure was inferred within its chain's `EvidencePolicy.recheckInferredFor`, and every
+    /// record whose outcome devices dispute (`TransactionRecord.statusDispute`). With
+    /// `verify`, also every record broadcast within `verifyWindow` (default 7 days) whose
+    /// outcome another device said, so that a forged or mistaken outcome is corrected on every
+    /// device once this one syncs. What the chain answers is written as the chain's answer,
+    /// which outranks every device's word (Specs/crdt.md, "Outcomes the chain settles").
+    public func refreshPending(
+        vault: String? = nil,
+        verify: Bool = false,
+        verifyWindow: TimeInterval = StatusRefresher.defaultVerifyWindow
+    ) async throws -> RefreshSummary {
+        try await runner.refreshPending(vault: vault, verifyingWithin: verify ? verifyWindow : nil)
     }
+
+    /// How far back `refreshPending(vault:verify:)` looks by default: 7 days.
+    public static let defaultVerifyWindow: TimeInterval = 7 * 86_400
 
     /// Polls until no record that can be checked is pending, or until the task is cancelled
     /// (which ends the loop without an error). Looks for newly recorded transactions at least

@@ -22,6 +22,26 @@ extension LedgerDatabase {
         return records
     }
 
+    /// The visible records of `vault` (or every vault) whose outcome devices dispute, newest
+    /// first: a status check asks the chain (crdt.md, "Outcomes the chain settles").
+    package func disputedRecords(vault: String?) async throws -> [TransactionRecord] {
+        try await read { store in try store.disputedRecords(vault: vault) }
+    }
+
+    /// The visible records of `vault` (or every vault) broadcast at or after `since` whose
+    /// proven outcome is another device's word, not the chain's answer, newest first: what
+    /// `refresh --verify` checks again.
+    package func outcomesOfOtherDevices(vault: String?, since: Date) async throws -> [TransactionRecord] {
+        let me = replicaID
+        return try await read { store in
+            try store.terminalRecords(vault: vault, since: since).filter { state in
+                guard let terminal = state.status.terminal else { return false }
+                return !terminal.value.checkedOnChain && terminal.stamp.replica != me
+            }
+            .map(\.record)
+        }
+    }
+
     /// The visible records of `vault` (or every vault) whose failure was inferred at or after
     /// `since`, newest first, with the time of the inference: a status check looks at them
     /// again, so that a late receipt overturns the inference (status-tracking.md, "Proof and

@@ -32,10 +32,27 @@ package final class StatusCheckRunner: Sendable {
 
     package var isNetworkAvailable: Bool { network.get() }
 
-    /// Checks every pending record of `vault` (or of every vault) once, and every record whose
-    /// failure was inferred within its chain's `EvidencePolicy.recheckInferredFor`.
-    package func refreshPending(vault: String? = nil) async throws -> RefreshSummary {
-        try await check(try await database.pendingRecords(vault: vault) + recheckedInferences(vault: vault))
+    /// Checks every pending record of `vault` (or of every vault) once, every record whose
+    /// failure was inferred within its chain's `EvidencePolicy.recheckInferredFor`, and every
+    /// record whose outcome devices dispute; with `verifyingWithin`, also every record
+    /// broadcast within that many seconds whose outcome another device said (crdt.md,
+    /// "Outcomes the chain settles"). What the chain answers is written as its answer.
+    package func refreshPending(
+        vault: String? = nil,
+        verifyingWithin window: TimeInterval? = nil
+    ) async throws
+        -> RefreshSummary
+    {
+        var records = try await database.pendingRecords(vault: vault) + recheckedInferences(vault: vault)
+        records += try await database.disputedRecords(vault: vault)
+        if let window {
+            records += try await database.outcomesOfOtherDevices(
+                vault: vault,
+                since: clock.now.addingTimeInterval(-window)
+            )
+        }
+        var seen: Set<TransactionID> = []
+        return try await check(records.filter { seen.insert($0.id).inserted })
     }
 
     /// The records inferred failed recently enough to be checked again, newest first.

@@ -51,11 +51,16 @@ struct CLIBundleTests {
         outputs.append(try await a.run(["export", "--vault", "main", "--out", ab, "--key-file", key]))
         #expect(outputs.last?.stdout.contains("records: 3") == true, "\(outputs.last!.stderr)")
         outputs.append(try await b.run(["import", ab, "--key-file", key]))
-        // b set "failed" after a set "confirmed": b keeps its own, and says so.
+        // b set "failed" after a set "confirmed": b keeps its own, says so, and the record is
+        // now disputed (a's word is its rival: crdt.md, "Outcomes the chain settles").
         #expect(
-            outputs.last?.stdout.contains("added 2, changed 0, unchanged 1, cleared 0\nconflict") == true,
+            outputs.last?.stdout.contains("added 2, changed 1, unchanged 0, cleared 0\nconflict") == true,
             "\(outputs.last!.stdout)\(outputs.last!.stderr)"
         )
+        let shown = try await b.run(["show", Fixture.evmHash(1)])
+        #expect(shown.stdout.contains("\ndisputed: confirmed, by replica "), "\(shown.stdout)")
+        let listed = try await b.run(["list", "--vault", "main"])
+        #expect(listed.stdout.contains("(disputed)"), "\(listed.stdout)")
         outputs.append(
             try await b.run(
                 [

@@ -25,18 +25,27 @@ enum CRDTGen {
     static func outcome(for stamp: Stamp) -> StatusUpdate {
         let block = stamp.counter == 1 ? UInt64(stamp.millis) : nil
         let fee = stamp.replica.rawValue == 1 ? try! DecimalAmount("0.00\(stamp.millis)") : nil
-        return (stamp.time + stamp.replica.rawValue) % 2 == 0
+        let outcome =
+            (stamp.time + stamp.replica.rawValue) % 2 == 0
             ? StatusUpdate.confirmed(at: Date(millis: stamp.millis * 1000), block: block, feePaid: fee)
             : StatusUpdate.failed(reason: "reason \(stamp)", block: block, feePaid: fee)
+        // Some outcomes are the chain's answers, which outrank every device's word.
+        return stamp.millis % 3 == 0 ? outcome.readOnChain : outcome
     }
 
     /// Status registers with every part present or not: pending, a proof, an inference.
     static func status(_ rng: inout any SeededRandomNumberGenerator) -> StatusRegister {
-        StatusRegister(
+        // The terminal register as the join of up to three claims, so that its rival is one a
+        // real replica could hold.
+        var claims = StatusRegister(
             pending: optionalStamp(&rng),
-            terminal: optionalStamp(&rng).map { Register(outcome(for: $0), stamp: $0) },
             inferred: optionalStamp(&rng).map { Register("dropped \($0)", stamp: $0) }
         )
+        for _ in 0..<Int.random(in: 0...3, using: &rng) {
+            let stamp = stamp(&rng)
+            claims = claims.joined(with: StatusRegister(terminal: Register(outcome(for: stamp), stamp: stamp)))
+        }
+        return claims
     }
 
     static let statusRegister = Generator<StatusRegister, Shrink.None<StatusRegister>>(run: { rng in status(&rng) })

@@ -139,9 +139,14 @@ struct RefreshHarness {
     var ledger: Ledger { test.ledger }
 
     init(_ records: [TransactionRecord]) async throws {
-        test = try await TestLedger(clock: ManualClock(StatusFixture.now))
-        clock = ManualRefreshClock(test.clock)
+        self.init(existing: try await TestLedger(clock: ManualClock(StatusFixture.now)))
         for record in records { _ = try await test.ledger.record(record) }
+    }
+
+    /// Refreshers over a ledger a test already made.
+    init(existing test: TestLedger) {
+        self.test = test
+        clock = ManualRefreshClock(test.clock)
     }
 
     func refresher(

@@ -55,7 +55,7 @@ struct CSVExportTests {
         let rows = try await parse(path)
         #expect(rows.first == HistoryCSV.columns)
         // The first exports' 29 columns keep their places, the extra facts follow, then the rest.
-        #expect(rows.first?.count == 52 && rows.first?.prefix(32).suffix(3) == ["nonce", "replaces", "spends"])
+        #expect(rows.first?.count == 54 && rows.first?.prefix(32).suffix(3) == ["nonce", "replaces", "spends"])
         let table = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) }
         #expect(table.map { $0["id"] } == [send, swap, formula, signature].map(\.id.rawValue), "oldest first")
 

@@ -10,8 +10,10 @@ import Testing
 /// and its frame, and taking it away changes all four. A field added to `RecordField` and to
 /// one format only fails here.
 struct RecordColumnTests {
-    /// What no format shows people: the registers' stamps.
+    /// What no format shows people: the registers' stamps, and what orders a rival claim
+    /// (whether the chain said it) no more than a stamp does.
     static let stamps = Set(RecordField.all.filter { $0.encoding == .stampTime || $0.encoding == .replica })
+        .union([.rivalChecked])
     static let shown = RecordField.all.filter { !stamps.contains($0) }
 
     /// The fields no record can be without (taking one away makes no record): the kind, the
@@ -128,9 +130,12 @@ struct RecordColumnTests {
                     .nonce: .integer(9), .lastCheckedAtMs: .integer(Fixture.start.millis + 120_000),
                     // Not the chain's explorer, which a record without one shows.
                     .explorerUrl: .text("https://example.com/tx/1"),
+                    // Another device's claim against the failure: a dispute.
+                    .rivalStatus: .text("confirmed"), .rivalBlockNumber: .integer(8), .rivalFeePaid: .text("0.02"),
+                    .rivalTime: .integer(stamp.time - 1), .rivalReplica: .integer(2),
                 ]
             ),
-            try state(confirmed),
+            try state(confirmed, [.terminalChecked: .integer(1)]),
             try state(
                 try TransactionRecord(
                     facts: inferred.facts,

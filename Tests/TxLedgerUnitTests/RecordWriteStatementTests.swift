@@ -30,6 +30,7 @@ import Testing
             status: 4,
             hidden: hidden,
             erased: !hidden,
+            disputed: hidden,
             changeSeq: 42,
             state: state
         )
@@ -67,11 +68,12 @@ import Testing
         ]
         let registers: [DatabaseValue] = [
             4.databaseValue, 1.databaseValue, 0.databaseValue, 42.databaseValue,
-            Data(repeating: 9, count: 100_000).databaseValue,
+            Data(repeating: 9, count: 100_000).databaseValue, 1.databaseValue,
         ]
         #expect(Array(inserted.databaseValues) == facts + registers + ["blob".databaseValue])
         let updatedRegisters: [DatabaseValue] = [
             4.databaseValue, 0.databaseValue, 1.databaseValue, 42.databaseValue, Data([5, 6]).databaseValue,
+            0.databaseValue,
         ]
         // A register update leaves the facts' columns.
         #expect(Array(updated.databaseValues) == facts + updatedRegisters)

@@ -37,12 +37,41 @@ struct StatusLatticeTests {
         }
     }
 
-    @Test func betweenConfirmedAndFailedTheLaterStampWinsWithItsMetadata() async {
+    /// The rank of a terminal claim: the chain's answer over a device's word, then the stamp.
+    static func rank(_ claim: Register<StatusUpdate>) -> (Int, Stamp) {
+        (claim.value.checkedOnChain ? 1 : 0, claim.stamp)
+    }
+
+    @Test func betweenConfirmedAndFailedTheChainThenTheLaterStampWinsWithItsMetadata() async {
         await propertyCheck(count: 500, input: CRDTGen.statusRegister, CRDTGen.statusRegister) { a, b in
             guard let ta = a.terminal, let tb = b.terminal else { return }
-            let later = ta.stamp > tb.stamp ? ta : tb
+            let later = Self.rank(ta) > Self.rank(tb) ? ta : tb
             #expect(a.joined(with: b).terminal == later)
             #expect(a.joined(with: b).status == later.value.status)
+        }
+    }
+
+    /// A stamp from a clock far ahead never outranks the chain's answer; and claims that
+    /// disagree with the shown one are a dispute, until the chain's answer is the shown one
+    /// (crdt.md, "Outcomes the chain settles").
+    @Test func theChainsAnswerOutranksEveryWordAndSettlesDisputes() async {
+        await propertyCheck(count: 500, input: CRDTGen.statusRegister, CRDTGen.statusRegister) { a, b in
+            let joined = a.joined(with: b)
+            let claims = [a.terminal, a.rival, b.terminal, b.rival].compactMap { $0 }
+            guard let shown = joined.terminal else {
+                #expect(claims.isEmpty)
+                return
+            }
+            if claims.contains(where: \.value.checkedOnChain) { #expect(shown.value.checkedOnChain) }
+            let disagreeing = claims.filter { !$0.value.agrees(with: shown.value) }
+            #expect((joined.rival != nil) == !disagreeing.isEmpty)
+            #expect(joined.isDisputed == (!disagreeing.isEmpty && !shown.value.checkedOnChain))
+            if let rival = joined.rival {
+                #expect(
+                    Self.rank(rival) == disagreeing.map(Self.rank).max(by: <)!,
+                    "the rival is the greatest disagreeing claim"
+                )
+            }
         }
     }
 
@@ -50,7 +79,7 @@ struct StatusLatticeTests {
         await propertyCheck(count: 500, input: CRDTGen.statusRegister, CRDTGen.statusRegister) { a, b in
             let joined = a.joined(with: b)
             let proofs = [a.terminal, b.terminal].compactMap { $0 }
-            if let proof = proofs.max(by: { $0.stamp < $1.stamp }) {
+            if let proof = proofs.max(by: { Self.rank($0) < Self.rank($1) }) {
                 #expect(joined.evidence == .proof)
                 #expect(joined.status == proof.value.status)
                 #expect(joined.update.failureReason == proof.value.failureReason)

@@ -29,6 +29,11 @@ struct RefreshCommand: LedgerCommand {
     )
     var endpointsFile: String?
     @Flag(help: "Keep polling until nothing is pending.") var watch = false
+    @Flag(
+        help: "Also check again the outcomes other devices said of transactions broadcast within --verify-days."
+    )
+    var verify = false
+    @Option(help: "How many days back --verify looks.") var verifyDays = 7
     @Flag(help: "JSON for scripts (with --watch: one line per pass).") var json = false
     @Option(help: "Seconds before a request counts as timed out.") var timeout: Double = 10
     @Option(help: "Checks in flight at once, overall and per endpoint.") var maxInFlight: Int = 5
@@ -53,6 +58,8 @@ struct RefreshCommand: LedgerCommand {
         }
         if timeout <= 0 { throw ValidationError("--timeout must be more than 0 seconds") }
         if maxInFlight < 1 { throw ValidationError("--max-in-flight must be at least 1") }
+        if !(1...3650).contains(verifyDays) { throw ValidationError("--verify-days must be from 1 to 3650") }
+        if verify && watch { throw ValidationError("--verify checks once: give it without --watch") }
     }
 
     func run(on ledger: Ledger) async throws {
@@ -63,7 +70,12 @@ struct RefreshCommand: LedgerCommand {
             }
             if !json { print("nothing left to check") }
         } else {
-            report(RefreshReport(try await refresher.refreshPending(vault: vault)), compact: false)
+            let summary = try await refresher.refreshPending(
+                vault: vault,
+                verify: verify,
+                verifyWindow: TimeInterval(verifyDays) * 86_400
+            )
+            report(RefreshReport(summary), compact: false)
         }
     }
 

@@ -98,8 +98,17 @@ package struct RecordState: Hashable, Sendable {
         let factsSurvive = facts.stamp > watermark
         var result = keeping { $0 > watermark }
         // A clear mark is not erased by a watermark: it joins by what it had seen, not by its
-        // stamp, and erasing it by stamp would not commute with that join.
+        // stamp, and erasing it by stamp would not commute with that join. Nor is the chain's
+        // answer, which outranks every stamp: of its rivals, the chain's answers stay too.
         result.cleared = cleared
+        if let terminal = status.terminal, terminal.value.checkedOnChain {
+            result.status = StatusRegister(
+                pending: result.status.pending,
+                terminal: terminal,
+                inferred: result.status.inferred,
+                rival: status.rival.flatMap { $0.value.checkedOnChain || $0.stamp > watermark ? $0 : nil }
+            )
+        }
         if !factsSurvive { result.lastCheckedAt = nil }
         return factsSurvive || result.hasRegisterBesideFacts ? result : nil
     }
@@ -113,7 +122,8 @@ package struct RecordState: Hashable, Sendable {
             status: StatusRegister(
                 pending: status.pending.flatMap { counts($0) ? $0 : nil },
                 terminal: keep(status.terminal),
-                inferred: keep(status.inferred)
+                inferred: keep(status.inferred),
+                rival: keep(status.rival)
             ),
             lastCheckedAt: lastCheckedAt,
             note: keep(note),

@@ -13,16 +13,33 @@ import Foundation
 /// proven `confirmed` and `failed` the later stamp wins, with its metadata. Every part joins
 /// by "greater stamp wins", which keeps the laws trivially true and lets a per-stamp filter (a
 /// vault clear) commute with the join.
+///
+/// The terminal register orders its claims by whether the chain said them (a status check's
+/// answer outranks every device's word, whatever the stamps), then by stamp; beside its winner
+/// it keeps its **rival**, the greatest claim that disagrees with the winner (`disputedPart`),
+/// so that every device knows the same dispute (Specs/crdt.md, "Outcomes the chain settles").
 package struct StatusRegister: Hashable, Sendable {
     package let pending: Stamp?
     package let terminal: Register<StatusUpdate>?
     package let inferred: Register<String>?
+    /// The greatest terminal claim that disagrees with `terminal`, as its `disputedPart`.
+    package let rival: Register<StatusUpdate>?
 
-    init(pending: Stamp? = nil, terminal: Register<StatusUpdate>? = nil, inferred: Register<String>? = nil) {
+    init(
+        pending: Stamp? = nil,
+        terminal: Register<StatusUpdate>? = nil,
+        inferred: Register<String>? = nil,
+        rival: Register<StatusUpdate>? = nil
+    ) {
         self.pending = pending
         self.terminal = terminal
         self.inferred = inferred
+        self.rival = terminal == nil ? nil : rival
     }
+
+    /// Whether devices' words disagree on the outcome and no chain answer settled it: the
+    /// next status check asks the chain.
+    package var isDisputed: Bool { rival != nil && terminal?.value.checkedOnChain == false }
 
     package var status: TransactionStatus {
         terminal?.value.status ?? (inferred != nil ? .failed : pending == nil ? .broadcasted : .pending)
@@ -41,14 +58,43 @@ package struct StatusRegister: Hashable, Sendable {
     }
 
     /// The stamps a status write replaces (a new write is stamped after each).
-    package var stamps: [Stamp?] { [pending, terminal?.stamp, inferred?.stamp] }
+    package var stamps: [Stamp?] { [pending, terminal?.stamp, inferred?.stamp, rival?.stamp] }
 
     func joined(with other: StatusRegister) -> StatusRegister {
-        StatusRegister(
+        let (terminal, rival) = Self.claims(terminal, rival, joinedWith: other.terminal, other.rival)
+        return StatusRegister(
             pending: [pending, other.pending].compactMap { $0 }.max(),
-            terminal: terminal.joined(with: other.terminal),
-            inferred: inferred.joined(with: other.inferred)
+            terminal: terminal,
+            inferred: inferred.joined(with: other.inferred),
+            rival: rival
         )
+    }
+
+    /// The greater of two terminal claims: the chain's answer over a device's word, then the
+    /// register's order (stamp, then value).
+    static func greater(_ a: Register<StatusUpdate>?, _ b: Register<StatusUpdate>?) -> Register<StatusUpdate>? {
+        guard let a else { return b }
+        guard let b else { return a }
+        if a.value.checkedOnChain != b.value.checkedOnChain { return a.value.checkedOnChain ? a : b }
+        return a.joined(with: b)
+    }
+
+    /// The winner and rival of two sets of claims, each given as its winner and rival: the
+    /// greater winner, and the greatest claim of either set that disagrees with it. A set's
+    /// winner that disagrees is its greatest such claim; else its rival is.
+    static func claims(
+        _ winner: Register<StatusUpdate>?,
+        _ rival: Register<StatusUpdate>?,
+        joinedWith otherWinner: Register<StatusUpdate>?,
+        _ otherRival: Register<StatusUpdate>?
+    ) -> (winner: Register<StatusUpdate>?, rival: Register<StatusUpdate>?) {
+        guard let joined = greater(winner, otherWinner) else { return (nil, nil) }
+        func disagreeing(_ winner: Register<StatusUpdate>?, _ rival: Register<StatusUpdate>?) -> Register<StatusUpdate>?
+        {
+            guard let winner else { return nil }
+            return winner.value.agrees(with: joined.value) ? rival : winner.disputedPart
+        }
+        return (joined, greater(disagreeing(winner, rival), disagreeing(otherWinner, otherRival)))
     }
 
     /// The register after a local status update stamped `stamp`, or why it stays as it is.
@@ -66,7 +112,7 @@ package struct StatusRegister: Hashable, Sendable {
             return .failure(.alreadyAt(current))
         case (.pending, _):
             guard current == .broadcasted else { return .failure(.alreadyAt(current)) }
-            return .success(StatusRegister(pending: stamp, terminal: terminal, inferred: inferred))
+            return .success(StatusRegister(pending: stamp, terminal: terminal, inferred: inferred, rival: rival))
         case (_, .inference):
             guard terminal == nil else { return .failure(.proven(current)) }
             guard let reason = update.failureReason, inferred?.value != reason else {
@@ -75,9 +121,11 @@ package struct StatusRegister: Hashable, Sendable {
             return .success(StatusRegister(pending: pending, terminal: nil, inferred: Register(reason, stamp: stamp)))
         case (.confirmed, .proof), (.failed, .proof):
             if terminal?.value == update { return .failure(.alreadyAt(current)) }
-            return .success(
-                StatusRegister(pending: pending, terminal: Register(update, stamp: stamp), inferred: inferred)
-            )
+            if terminal?.value.checkedOnChain == true, !update.checkedOnChain {
+                return .failure(.checkedOnChain(current))
+            }
+            let (terminal, rival) = Self.claims(Register(update, stamp: stamp), nil, joinedWith: terminal, rival)
+            return .success(StatusRegister(pending: pending, terminal: terminal, inferred: inferred, rival: rival))
         }
     }
 }
@@ -97,6 +145,9 @@ public struct StatusUpdateRefusal: Error, Hashable, Sendable {
         public static let wouldRegress: Code = "would_regress"
         /// The update is an inference and the record's status is proven: proof beats inference.
         public static let proven: Code = "proven"
+        /// The update is a device's word and the chain's answer, read by a status check, says
+        /// otherwise: the chain's answer outranks every word.
+        public static let checkedOnChain: Code = "checked_on_chain"
     }
 
     public let code: Code
@@ -117,6 +168,11 @@ public struct StatusUpdateRefusal: Error, Hashable, Sendable {
     public static func proven(_ current: TransactionStatus) -> StatusUpdateRefusal {
         StatusUpdateRefusal(code: .proven, current: current)
     }
+
+    /// The update is a device's word and the chain said `current`.
+    public static func checkedOnChain(_ current: TransactionStatus) -> StatusUpdateRefusal {
+        StatusUpdateRefusal(code: .checkedOnChain, current: current)
+    }
 }
 
 extension StatusUpdateRefusal: LocalizedError {
@@ -124,7 +180,14 @@ extension StatusUpdateRefusal: LocalizedError {
         switch code {
         case .wouldRegress: "the transaction is already \(current.rawValue); a status never goes back"
         case .proven: "the transaction is proven \(current.rawValue); an inference does not replace a proof"
+        case .checkedOnChain:
+            "the chain says the transaction is \(current.rawValue) (read by a status check); a device's word does not replace the chain's answer"
         default: "the transaction is already \(current.rawValue)"
         }
     }
+}
+
+extension Register<StatusUpdate> {
+    /// The claim as a rival keeps it (`StatusUpdate.disputedPart`).
+    var disputedPart: Register<StatusUpdate> { Register(value.disputedPart, stamp: stamp) }
 }

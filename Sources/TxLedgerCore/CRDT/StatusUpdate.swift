@@ -18,6 +18,10 @@ public struct StatusUpdate: Hashable, Sendable {
     /// How the terminal status was learned (`.proof` for every other status): an inference is
     /// shown only while nothing is proven (Specs/crdt.md, "Status").
     public let evidence: StatusEvidence
+    /// Whether a status check read this outcome from the chain (on any device), rather than a
+    /// device's word (the app's or the user's): the chain's answer outranks every word,
+    /// whatever the stamps (Specs/crdt.md, "Outcomes the chain settles").
+    public let checkedOnChain: Bool
 
     /// The keys `details` may hold.
     public static let detailKeys = RecordField.statusDetails.map(\.key)
@@ -91,13 +95,46 @@ public struct StatusUpdate: Hashable, Sendable {
         confirmedAt: Date? = nil,
         failureReason: String? = nil,
         details: [String: String] = [:],
-        evidence: StatusEvidence = .proof
+        evidence: StatusEvidence = .proof,
+        checkedOnChain: Bool = false
     ) {
         self.status = status
         self.confirmedAt = confirmedAt
         self.failureReason = failureReason
         self.details = details
         self.evidence = evidence
+        self.checkedOnChain = checkedOnChain && status.isTerminal && evidence == .proof
+    }
+
+    /// This outcome as a status check read it from the chain (a proven terminal status; any
+    /// other update is returned as it is).
+    package var readOnChain: StatusUpdate {
+        StatusUpdate(
+            checked: status,
+            confirmedAt: confirmedAt,
+            failureReason: failureReason,
+            details: details,
+            evidence: evidence,
+            checkedOnChain: true
+        )
+    }
+
+    /// The part of a terminal claim a dispute is about: the status, the block and the fee paid
+    /// (and whether the chain said it). A rival claim is kept as this (crdt.md, "Outcomes the
+    /// chain settles").
+    package var disputedPart: StatusUpdate {
+        StatusUpdate(
+            checked: status,
+            details: details.filter { $0.key == RecordField.blockNumber.key || $0.key == RecordField.feePaid.key },
+            checkedOnChain: checkedOnChain
+        )
+    }
+
+    /// Whether this claim and `other` agree: the same status, block and fee paid (a claim that
+    /// names no block differs from one that names one), whoever said them.
+    package func agrees(with other: StatusUpdate) -> Bool {
+        let (mine, theirs) = (disputedPart, other.disputedPart)
+        return mine.status == theirs.status && mine.details == theirs.details
     }
 
     /// The details given by name, by key.
@@ -167,19 +204,21 @@ public struct StatusUpdate: Hashable, Sendable {
             confirmedAt: update.confirmedAt,
             failureReason: update.failureReason,
             details: details,
-            evidence: update.evidence
+            evidence: update.evidence,
+            checkedOnChain: checkedOnChain
         )
     }
 
     /// This update with its time in whole milliseconds and its values checked.
     /// - Throws: `LedgerError.invalidInput` as `init` does.
     package func validated() throws -> StatusUpdate {
-        try StatusUpdate(
+        let update = try StatusUpdate(
             status,
             confirmedAt: confirmedAt,
             failureReason: failureReason,
             details: details,
             evidence: evidence
         )
+        return checkedOnChain ? update.readOnChain : update
     }
 }

@@ -12,7 +12,9 @@ extension TransactionRecord: Codable {
         case toAddress, amount, token, tokenLogo, feeEstimate, memo
         case fromToken, fromAmount, fromChain, fromTokenLogo, toToken, toAmount, minimumPayout, toChain, toTokenLogo
         case provider, route, message, signature
-        case confirmedAt, failureReason, statusEvidence, lastCheckedAt, note, labels, hidden
+        case confirmedAt, failureReason, statusEvidence, statusCheckedOnChain, statusDispute, lastCheckedAt, note,
+            labels
+        case hidden
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -57,6 +59,8 @@ extension TransactionRecord: Codable {
         try c.encodeIfPresent(confirmedAt.map(ISO8601.string(from:)), forKey: .confirmedAt)
         try c.encodeIfPresent(failureReason, forKey: .failureReason)
         try c.encodeIfPresent(statusEvidence, forKey: .statusEvidence)
+        if statusCheckedOnChain { try c.encode(true, forKey: .statusCheckedOnChain) }
+        try c.encodeIfPresent(statusDispute, forKey: .statusDispute)
         try c.encodeIfPresent(lastCheckedAt.map(ISO8601.string(from:)), forKey: .lastCheckedAt)
         try c.encodeIfPresent(note, forKey: .note)
         if !labels.isEmpty { try c.encode(labels, forKey: .labels) }

@@ -24,6 +24,12 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     /// How a confirmed or failed status was learned; `nil` while the status is not terminal.
     /// An inferred failure ("dropped or replaced") is overturned by any proof.
     public var statusEvidence: StatusEvidence? { status.isTerminal ? statusUpdate.evidence : nil }
+    /// Whether a status check read the shown outcome from the chain (on any device), rather
+    /// than a device's word: the chain's answer outranks every word, whatever the stamps.
+    public var statusCheckedOnChain: Bool { statusUpdate.checkedOnChain }
+    /// The greatest claim against the shown outcome: a dispute while no chain answer settled
+    /// it, else the claim the chain overruled (`StatusDispute.settled`).
+    public private(set) var statusDispute: StatusDispute?
     /// When a status provider last checked this transaction.
     public private(set) var lastCheckedAt: Date?
     public let note: String?
@@ -60,6 +66,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     init(state: RecordState) {
         facts = state.facts.value
         statusUpdate = state.status.update
+        statusDispute = StatusDispute(state.status)
         lastCheckedAt = state.lastCheckedAt
         note = state.note?.value
         labels = state.labels?.value ?? []

@@ -38,7 +38,18 @@ public enum HistoryText {
     /// The status word of `record`'s card: `status(_:)`, except that a signature request, which
     /// is complete once signed, reads `Signed` unless it failed.
     public static func status(of record: TransactionRecord) -> String {
-        record.kind == .signature && record.status != .failed ? "Signed" : status(record.status)
+        (record.kind == .signature && record.status != .failed ? "Signed" : status(record.status))
+            + (record.statusDispute.map { $0.settled ? "" : " (disputed)" } ?? "")
+    }
+
+    /// The claim against the shown outcome: `confirmed, block 5, fee 0.001, by replica
+    /// 0123456789abcdef`, and `, overruled by the chain` once settled.
+    public static func dispute(_ dispute: StatusDispute) -> String {
+        ([dispute.status.rawValue]
+            + [dispute.blockNumber.map { "block \($0)" }, dispute.feePaid.map { "fee \($0.string)" }]
+            .compactMap { $0 } + ["by replica \(dispute.claimedBy)"]
+            + (dispute.settled ? ["overruled by the chain"] : []))
+            .joined(separator: ", ")
     }
 
     /// Time since `start` in the two largest units: `45s`, `2m 14s`, `1h 5m`, `3d 4h`. A start

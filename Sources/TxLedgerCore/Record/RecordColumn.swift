@@ -105,6 +105,12 @@ package struct RecordColumn: Sendable {
                 $0.lastCheckedAt.map(ISO8601.string(from:))
             },
             RecordColumn("hidden", "hidden", [.hidden]) { $0.hidden ? "yes" : nil },
+            RecordColumn("status_checked_on_chain", "checked on chain", [.terminalChecked]) {
+                $0.statusCheckedOnChain ? "yes" : nil
+            },
+            RecordColumn("status_dispute", "disputed", [.rivalStatus, .rivalBlockNumber, .rivalFeePaid]) {
+                $0.statusDispute.map(HistoryText.dispute)
+            },
         ]
 }
 

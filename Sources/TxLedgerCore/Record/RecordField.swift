@@ -36,6 +36,8 @@ package enum RecordField: Int, CaseIterable, Sendable {
     case replacedBy
     case spends
     case clearedThroughTime, clearedThroughReplica, clearedTime, clearedReplica
+    case terminalChecked
+    case rivalStatus, rivalBlockNumber, rivalFeePaid, rivalChecked, rivalTime, rivalReplica
 
     /// The field's number in a frame (from 1).
     package var number: Int { rawValue }
@@ -61,8 +63,9 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// fields 1–56 only.
     package static let lastInFormat3 = RecordField.nonce
 
-    /// The last field that bundle format 4 knows: fields 65–68 (the clear register) came in
-    /// format 5, and a format 4 frame that holds one is malformed (bundle-format.md).
+    /// The last field that bundle format 4 knows: fields 65–75 (the clear register, whether
+    /// the chain said the outcome, its rival) came in format 5, and a format 4 frame that holds
+    /// one is malformed (bundle-format.md).
     package static let lastInFormat4 = RecordField.spends
 
     /// Every field in increasing number (`allCases`, built once: hot loops iterate it).
@@ -141,6 +144,13 @@ package enum RecordField: Int, CaseIterable, Sendable {
         case .clearedThroughReplica: FieldDefinition(.replica, .cleared)
         case .clearedTime: FieldDefinition(.stampTime, .cleared)
         case .clearedReplica: FieldDefinition(.replica, .cleared)
+        case .terminalChecked: FieldDefinition(.integer, .terminal)
+        case .rivalStatus: FieldDefinition(.sharedText, .rival)
+        case .rivalBlockNumber: FieldDefinition(.integer, .rival)
+        case .rivalFeePaid: FieldDefinition(.text, .rival)
+        case .rivalChecked: FieldDefinition(.integer, .rival)
+        case .rivalTime: FieldDefinition(.stampTime, .rival)
+        case .rivalReplica: FieldDefinition(.replica, .rival)
         }
     }
 

@@ -1,9 +1,10 @@
 /// The registers of a record (Specs/crdt.md, "Registers"), as the fields name them: each has a
 /// stamp (`<name>_time`, `<name>_replica`) and, but for `facts` and `pending`, values.
 /// `terminal` holds a proven outcome, `inferred` an inferred failure (`StatusRegister`),
-/// `cleared` the facts a clear erased (`ClearMark`).
+/// `cleared` the facts a clear erased (`ClearMark`), `rival` the terminal claim that disputes
+/// the terminal register's.
 enum RecordRegister: String, CaseIterable, Sendable {
-    case facts, pending, terminal, note, labels, hidden, inferred, cleared
+    case facts, pending, terminal, note, labels, hidden, inferred, cleared, rival
 
     /// The fields of the register's stamp.
     var stamp: (time: RecordField, replica: RecordField) {
@@ -16,6 +17,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .hidden: (.hiddenTime, .hiddenReplica)
         case .inferred: (.inferredTime, .inferredReplica)
         case .cleared: (.clearedTime, .clearedReplica)
+        case .rival: (.rivalTime, .rivalReplica)
         }
     }
 
@@ -23,12 +25,13 @@ enum RecordRegister: String, CaseIterable, Sendable {
     var values: [RecordField] {
         switch self {
         case .facts, .pending: []
-        case .terminal: [.terminalStatus, .confirmedAtMs, .failureReason] + RecordField.statusDetails
+        case .terminal: [.terminalStatus, .confirmedAtMs, .failureReason, .terminalChecked] + RecordField.statusDetails
         case .note: [.note]
         case .labels: [.labels]
         case .hidden: [.hidden]
         case .inferred: [.inferredReason]
         case .cleared: [.clearedThroughTime, .clearedThroughReplica]
+        case .rival: [.rivalStatus, .rivalBlockNumber, .rivalFeePaid, .rivalChecked]
         }
     }
 
@@ -40,6 +43,7 @@ enum RecordRegister: String, CaseIterable, Sendable {
         case .hidden: [.hidden]
         case .inferred: [.inferredReason]
         case .cleared: [.clearedThroughTime, .clearedThroughReplica]
+        case .rival: [.rivalStatus]
         case .facts, .pending, .note: []
         }
     }

@@ -61,6 +61,14 @@ extension RecordState {
             set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
             set(.failureReason, terminal.value.failureReason)
             for field in RecordField.statusDetails { fields.setKeyed(field, terminal.value.details[field.key]) }
+            if terminal.value.checkedOnChain { set(.terminalChecked, 1) }
+        }
+        if let rival = status.rival {
+            stamp(.rival, rival.stamp)
+            set(.rivalStatus, rival.value.status.rawValue)
+            set(.rivalBlockNumber, rival.value.details[RecordField.blockNumber.key].flatMap { Int64($0) })
+            set(.rivalFeePaid, rival.value.details[RecordField.feePaid.key])
+            if rival.value.checkedOnChain { set(.rivalChecked, 1) }
         }
         if let inferred = status.inferred {
             stamp(.inferred, inferred.stamp)
@@ -217,7 +225,47 @@ extension RecordState {
                     throw LedgerError.invalidInput(field: field.name, reason: "is not in its chain's canonical form")
                 }
             }
-            terminal = Register(update, stamp: stamp)
+            terminal = Register(
+                try Self.onChain(update, fields.integer(.terminalChecked), .terminalChecked),
+                stamp: stamp
+            )
+        }
+        var rival: Register<StatusUpdate>?
+        if let written = try text(.rivalStatus), let stamp = try stamp(.rival) {
+            guard terminal != nil else {
+                throw LedgerError.invalidInput(
+                    field: RecordField.rivalStatus.name,
+                    reason: "comes without a terminal outcome"
+                )
+            }
+            guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
+                throw LedgerError.invalidInput(
+                    field: RecordField.rivalStatus.name,
+                    reason: "'\(written.prefix(40))' is not confirmed or failed"
+                )
+            }
+            let claim = try StatusUpdate(
+                status,
+                blockNumber: try fields.integer(.rivalBlockNumber).map { try Self.block($0) },
+                feePaid: try amount(.rivalFeePaid)
+            )
+            // Kept as written (a stored or received value is never rewritten), as the terminal's.
+            if let fee = claim.feePaid, try text(.rivalFeePaid) != fee.string {
+                throw LedgerError.invalidInput(
+                    field: RecordField.rivalFeePaid.name,
+                    reason: "is not in its canonical form"
+                )
+            }
+            rival = Register(try Self.onChain(claim, fields.integer(.rivalChecked), .rivalChecked), stamp: stamp)
+            // A writer's rival is a claim the terminal one outranks and disagrees with.
+            if let rival, let terminal,
+                StatusRegister.greater(rival, terminal) == rival || rival.value.agrees(with: terminal.value)
+            {
+                throw LedgerError.invalidInput(
+                    field: RecordField.rivalStatus.name,
+                    reason: "is not a claim the terminal outcome outranks and disagrees with"
+                )
+            }
         }
         let inferred = try stamp(.inferred).map { stamp in
             let update = try StatusUpdate(
@@ -230,7 +278,7 @@ extension RecordState {
         }
         let state = RecordState(
             facts: Register(facts, stamp: try required(stamp(.facts), .factsTime)),
-            status: StatusRegister(pending: try stamp(.pending), terminal: terminal, inferred: inferred),
+            status: StatusRegister(pending: try stamp(.pending), terminal: terminal, inferred: inferred, rival: rival),
             lastCheckedAt: try instant(.lastCheckedAtMs),
             note: try stamp(.note).map {
                 Register(try TextField.note.validate(try text(.note), field: "note"), stamp: $0)
@@ -253,6 +301,23 @@ extension RecordState {
             }
         )
         self = fields.newer.isEmpty ? state : try state.attaching(fields.newer)
+    }
+
+    /// `update` as the chain's answer if `flag` (a `*_checked` field) says so: absent, or 1.
+    private static func onChain(_ update: StatusUpdate, _ flag: Int64?, _ field: RecordField) throws -> StatusUpdate {
+        switch flag {
+        case nil: return update
+        case 1: return update.readOnChain
+        case let other?: throw LedgerError.invalidInput(field: field.name, reason: "is \(other), not 1 (or absent)")
+        }
+    }
+
+    /// A block number: from 0 to `Int64.max`.
+    private static func block(_ value: Int64) throws -> UInt64 {
+        guard value >= 0 else {
+            throw LedgerError.invalidInput(field: RecordField.rivalBlockNumber.name, reason: "is negative")
+        }
+        return UInt64(value)
     }
 
     private static func int(_ value: Int64, _ field: RecordField) throws -> Int {

@@ -286,12 +286,13 @@ enum LedgerSchema {
                     """
             )
         }
-        migrator.registerMigration("v12: observed clears") { db in
+        migrator.registerMigration("v12: observed clears and disputes") { db in
             // Local only: when this device first held each cleared record (a record whose
             // facts its clear mark had seen, or older than its vault's watermark), so that it
             // stays restorable for 30 days; and, once its state was purged, the mark it had,
             // so that the state is not taken back from a device that never heard of the clear
-            // (crdt.md, "Clearing a vault").
+            // (crdt.md, "Clearing a vault"). Per record, whether devices dispute its outcome (a
+            // status check asks the chain: crdt.md, "Outcomes the chain settles").
             try db.execute(
                 sql: """
                     CREATE TABLE cleared_record (
@@ -308,6 +309,8 @@ enum LedgerSchema {
                         through_replica INTEGER NOT NULL
                     ) WITHOUT ROWID;
                     CREATE INDEX clear_tombstone_by_vault ON clear_tombstone (vault);
+                    ALTER TABLE record ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0 CHECK (disputed IN (0, 1));
+                    CREATE INDEX record_disputed ON record (time) WHERE disputed = 1;
                     """
             )
         }

@@ -11,11 +11,11 @@ package enum RecordRow {
     enum Column: String, CaseIterable {
         case id, vault, time, kind, chain, replaced, status, hidden, erased
         case changeSeq = "change_seq"
-        case state
+        case state, disputed
     }
     static let columns = Column.allCases.map(\.rawValue)
     /// The columns a write that keeps the facts changes.
-    static let registerColumns: [Column] = [.status, .hidden, .erased, .changeSeq, .state]
+    static let registerColumns: [Column] = [.status, .hidden, .erased, .disputed, .changeSeq, .state]
 
     /// `SELECT` list that `StoredRow` reads, from `source`.
     static let selection = "record.id, vault.id, record.state, record.time"
@@ -44,6 +44,7 @@ package enum RecordRow {
             status: statusCode(state.status),
             hidden: state.hidden?.value == true,
             erased: erased,
+            disputed: state.status.isDisputed,
             changeSeq: changeSeq,
             state: frame
         )

@@ -17,7 +17,14 @@ enum RecordRowV7 {
             db,
             sql: "SELECT \(selection.joined(separator: ", ")) FROM record_v7 r LEFT JOIN app ON app.id = r.app_id"
         )
-        let store = RecordStore(db, path: db.description)
+        // The table as migration v8 makes it: `disputed` came with v12.
+        let store = RecordStore(
+            db,
+            path: db.description,
+            changeSeq: 0,
+            tables: LockedValue(FrameTables()),
+            columns: RecordRow.Column.allCases.filter { $0 != .disputed }
+        )
         while let row = try rows.next() {
             var values = RecordFields(vault: row[0])
             for (offset, field) in ([RecordField.appDomain, .appUri, .appScheme] + fields).enumerated() {

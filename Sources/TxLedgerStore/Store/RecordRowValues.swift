@@ -16,6 +16,7 @@ extension RecordRow {
         let status: Int64
         let hidden: Bool
         let erased: Bool
+        let disputed: Bool
         let changeSeq: Int64
         let state: [UInt8]
 
@@ -48,6 +49,7 @@ extension RecordRow {
                     case .status: sqlite3_bind_int64(statement, position, status)
                     case .hidden: sqlite3_bind_int64(statement, position, hidden ? 1 : 0)
                     case .erased: sqlite3_bind_int64(statement, position, erased ? 1 : 0)
+                    case .disputed: sqlite3_bind_int64(statement, position, disputed ? 1 : 0)
                     case .changeSeq: sqlite3_bind_int64(statement, position, changeSeq)
                     case .state:
                         // SQLite reads the frame in place (`SQLITE_STATIC`, a nil destructor). A

@@ -38,16 +38,31 @@ package final class RecordStore {
     /// transaction writes one.
     var holdsReplacements: Bool?
 
-    package init(
+    /// The `record` table's columns this store writes: all of them, but in a migration that
+    /// runs before the later ones existed (`RecordRowV7`).
+    let columns: [RecordRow.Column]
+
+    package convenience init(
         _ db: Database,
         path: String,
         changeSeq: Int64 = 0,
         tables: LockedValue<FrameTables> = LockedValue(FrameTables())
     ) {
+        self.init(db, path: path, changeSeq: changeSeq, tables: tables, columns: RecordRow.Column.allCases)
+    }
+
+    init(
+        _ db: Database,
+        path: String,
+        changeSeq: Int64,
+        tables: LockedValue<FrameTables>,
+        columns: [RecordRow.Column]
+    ) {
         self.db = db
         self.path = path
         self.changeSeq = changeSeq
         sharedTables = tables
+        self.columns = columns
     }
 
     /// Notes that this transaction changes the ledger.
@@ -64,29 +79,29 @@ package final class RecordStore {
         /// The status, lastCheckedAt and annotation registers (and newer fields) of an existing record.
         case updateRegisters
 
-        /// The columns bound to the statement's parameters, in order.
-        var parameters: [RecordRow.Column] {
+        /// The columns bound to the statement's parameters, in order, of `columns` (the table's).
+        func parameters(_ columns: [RecordRow.Column]) -> [RecordRow.Column] {
             switch self {
-            case .insert, .upsert: RecordRow.Column.allCases
-            case .updateRegisters: RecordRow.registerColumns + [.id]
+            case .insert, .upsert: columns
+            case .updateRegisters: RecordRow.registerColumns.filter(columns.contains) + [.id]
             }
         }
 
-        var sql: String {
-            let columns = RecordRow.columns
+        func sql(_ columns: [RecordRow.Column]) -> String {
+            let names = columns.map(\.rawValue)
             let insert = """
-                INSERT INTO record (\(columns.joined(separator: ", ")))
-                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+                INSERT INTO record (\(names.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))
                 """
             switch self {
             case .insert:
                 return insert + " ON CONFLICT (id) DO NOTHING"
             case .upsert:
                 return insert + " ON CONFLICT (id) DO UPDATE SET "
-                    + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                    + names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             case .updateRegisters:
-                return
-                    "UPDATE record SET \(RecordRow.registerColumns.map { "\($0.rawValue) = ?" }.joined(separator: ", ")) WHERE id = ?"
+                let set = parameters(columns).dropLast().map { "\($0.rawValue) = ?" }.joined(separator: ", ")
+                return "UPDATE record SET \(set) WHERE id = ?"
             }
         }
     }
@@ -277,9 +292,9 @@ package final class RecordStore {
     }
 
     private func execute(_ write: Write, _ values: RecordRow.Values) throws {
-        let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql)
+        let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql(columns))
         prepared[write] = statement
-        try statement.execute(write.parameters, of: values)
+        try statement.execute(write.parameters(columns), of: values)
         if !notified {
             // The statement runs through the C API, which GRDB does not see: its observations
             // (`Ledger.observe`) learn of the change from this, at the commit.

@@ -70,7 +70,8 @@ extension LedgerTransaction {
         } else if answered {
             try store.forgetDropSuspicion(id)
         }
-        let changed = try update.map { try apply($0, to: &state).changed } ?? false
+        // A proven outcome a check read is the chain's answer, which outranks every device's word.
+        let changed = try update.map { try apply($0.readOnChain, to: &state).changed } ?? false
         let movesCheck = checkedAt > (state.lastCheckedAt ?? .distantPast)
         if movesCheck { state.lastCheckedAt = checkedAt }
         if movesCheck || changed { try store.updateRegisters(state) }
