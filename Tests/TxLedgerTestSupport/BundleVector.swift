@@ -72,9 +72,14 @@ struct BundleVector: Codable {
         let records: [Record]
 
         struct Record: Codable, Equatable, Sendable {
+            /// The record as its JSON reads back (`asInput`), and from format 5 what only a
+            /// stored state says: whether the chain said its outcome, and the claim against it.
             let record: TransactionRecord
+            var statusCheckedOnChain: Bool?
+            var statusDispute: StatusDispute?
             /// `facts`, and each of `pending`, `terminal`, `note`, `labels`, `hidden`, `inferred`
-            /// once written; from format 5, a clear mark's `cleared` and `clearedThrough`.
+            /// once written; from format 5, a clear mark's `cleared` and `clearedThrough`, and
+            /// the stamp of the terminal register's `rival`.
             let stamps: [String: StampJSON]
             /// Format 4: the fields of a newer version the record carries, if any.
             var newerFields: [NewerFieldJSON]?
@@ -99,11 +104,13 @@ struct BundleVector: Codable {
                     ("terminal", state.status.terminal?.stamp), ("note", state.note?.stamp),
                     ("labels", state.labels?.stamp), ("hidden", state.hidden?.stamp),
                     ("inferred", state.status.inferred?.stamp), ("cleared", state.cleared?.stamp),
-                    ("clearedThrough", state.cleared?.through),
+                    ("clearedThrough", state.cleared?.through), ("rival", state.status.rival?.stamp),
                 ]
                 let newer = state.newerFields.fields
                 return Record(
-                    record: state.record,
+                    record: state.record.asInput,
+                    statusCheckedOnChain: state.record.statusCheckedOnChain ? true : nil,
+                    statusDispute: state.record.statusDispute,
                     stamps: Dictionary(
                         uniqueKeysWithValues: stamps.compactMap { name, stamp in
                             stamp.map { (name, StampJSON($0)) }

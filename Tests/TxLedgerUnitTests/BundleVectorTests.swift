@@ -117,6 +117,15 @@ private struct VectorWriter {
         try await b.ledger.sync(to: a.ledger)
         b.clock.advance(by: 2)
         try await a.ledger.setLabels(["tax", "2025"], for: try Fixture.swap().id)
+        // A dispute: a's word and then b's disagree on b's send; and the speed-up's outcome
+        // as the chain's answer (crdt.md, "Outcomes the chain settles").
+        let disputed = try Fixture.minimalSend(hash: 3)
+        try await a.ledger.updateStatus(disputed.id, to: .confirmed(block: 21_000_100))
+        try await a.ledger.sync(to: b.ledger)
+        b.clock.advance(by: 1)
+        try await b.ledger.updateStatus(disputed.id, to: .failed(reason: "reverted", block: 21_000_100))
+        try await b.ledger.sync(to: a.ledger)
+        try await a.ledger.updateStatus(speedUp.id, to: StatusUpdate.confirmed(block: 21_000_200).readOnChain)
 
         var vectors: [BundleVector] = []
         func add(
@@ -144,7 +153,7 @@ private struct VectorWriter {
         let full = try await export(a.ledger, "vault-1", to: "key-full.txb", secret: .syncKey(key), scope: .full)
         add(
             "key-full",
-            "sync key; a full change set: a cleared record and one recorded again after the clear (both with their clear marks), knowledge of another replica, a send, a swap and a signature with every register, and a send replaced by its confirmed speed-up",
+            "sync key; a full change set: a cleared record and one recorded again after the clear (both with their clear marks), knowledge of another replica, a send, a swap and a signature with every register, and a send replaced by its confirmed speed-up, whose outcome is the chain's answer, and a send whose outcome two devices dispute",
             file: "key-full.txb",
             expect: "ok",
             contents: full

@@ -10,7 +10,7 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     public let facts: TransactionFacts
     /// The status and its metadata, as the update that would set them (what `record(_:)`
     /// applies).
-    package let statusUpdate: StatusUpdate
+    package private(set) var statusUpdate: StatusUpdate
     public var status: TransactionStatus { statusUpdate.status }
     public var confirmedAt: Date? { statusUpdate.confirmedAt }
     public var failureReason: String? { statusUpdate.failureReason }
@@ -71,6 +71,21 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
         note = state.note?.value
         labels = state.labels?.value ?? []
         hidden = state.hidden?.value ?? false
+    }
+
+    /// The record as its JSON reads back as input: without what only a stored state says (the
+    /// chain's flag, the dispute), which input ignores.
+    package var asInput: TransactionRecord {
+        var input = self
+        input.statusDispute = nil
+        input.statusUpdate = StatusUpdate(
+            checked: statusUpdate.status,
+            confirmedAt: statusUpdate.confirmedAt,
+            failureReason: statusUpdate.failureReason,
+            details: statusUpdate.details,
+            evidence: statusUpdate.evidence
+        )
+        return input
     }
 
     /// What a screen shows of the record: everything but `lastCheckedAt`, which only says when
