@@ -94,13 +94,18 @@ package struct FolderSync {
         // A file restored or copied took a new id while reading: the files of its former id are
         // merged here, and what it writes now, under its new id, carries them.
         let former = database.replicaID != before ? known.values.filter { $0.origin == before } : []
+        let vaults = try await vaultsToWrite()
         do {
-            for vault in try await vaultsToWrite() {
+            for vault in vaults {
                 try await write(vault)
             }
             try await remove(former)
         } catch let error as BundleError where error.code == .io {
             report.notWritten = error.reason
+        }
+        for vault in vaults {
+            let lagging = try await database.peersNotReading(vault: vault)
+            if !lagging.isEmpty { report.vaults[vault, default: .init()].notReadingOurFiles = lagging }
         }
         return report
     }
@@ -228,7 +233,13 @@ package struct FolderSync {
             $0.through < $1.through
         }
         let membershipChanged = mine.last(where: \.isFull)?.membership != membership
-        if let last = mine.last, !membershipChanged {
+        // A peer that keeps syncing without taking this device's files may not read them
+        // (damaged in the folder, say): the whole history is written again once.
+        let unread = try await database.read { store in
+            try store.peers(vault).compactMap { $0.waitingFor?.isOverdue == true ? $0.waitingFor?.seq : nil }.max()
+        }
+        let rewrite = unread.map { $0 > mine.last(where: \.isFull)?.through ?? 0 } ?? false
+        if let last = mine.last, !membershipChanged, !rewrite {
             if try await changed(vault, after: last.through) {
                 mine.append(try await export(vault, since: last.through, membership: membership))
             }
@@ -326,6 +337,11 @@ package struct FolderSync {
         try await database.write { transaction in
             try transaction.store.rememberFolderFile(folder, file)
             try transaction.store.noteWrite(folder, name: name, finished: true)
+            try transaction.store.awaitAcknowledgements(
+                vault,
+                through: changes.through,
+                now: transaction.stamps.wallClock().millis
+            )
         }
         known[name] = file
         report.vaults[vault, default: .init()].filesWritten += 1

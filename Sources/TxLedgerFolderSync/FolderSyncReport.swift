@@ -12,6 +12,9 @@ public struct FolderSyncReport: Sendable, Equatable, Encodable {
         /// Records visible here that a clear made on another device took away, per clear
         /// (restorable for 30 days: `Ledger.clearedRecords(vault:)`).
         public var clears: [ClearReport] = []
+        /// Peers that keep syncing the vault but have not taken this device's files (they
+        /// wrote change sets twice without them): nobody may be reading what this device writes.
+        public var notReadingOurFiles: [PeerLag] = []
         /// This device's files written, and its files (or a former replica id's) removed.
         public var filesWritten = 0
         public var filesRemoved = 0

@@ -46,6 +46,7 @@ struct KnowledgeMerge {
         origin.heardAtMillis = now
         learnHeld(&origin, &report)
         let trusted = try learnAcknowledged(&origin)
+        origin.noteChangeSet(through: header.through)
         try store.save(origin, vault: vault)
         if header.isFull { try learnThirdParties() }
         return trusted ? me : try rotate(&report)

@@ -1,3 +1,4 @@
+import Foundation
 import TxLedgerCore
 import TxLedgerStore
 
@@ -14,6 +15,25 @@ extension LedgerDatabase {
                 dropped[vault] = try transaction.store.dropPeers(vault, silentBefore: silentBefore)
             }
             return dropped
+        }
+    }
+}
+
+extension LedgerDatabase {
+    /// The peers of `vault` that keep syncing but have not taken this device's files, each
+    /// with its device's name where the vault's devices name it (crdt.md, "Peers that do not
+    /// read").
+    package func peersNotReading(vault: String) async throws -> [PeerLag] {
+        try await read { store in
+            let membership = try store.membershipLog(vault)?.evaluate()
+            return try store.peers(vault).compactMap { peer in
+                guard let wait = peer.waitingFor, wait.isOverdue else { return nil }
+                return PeerLag(
+                    replica: peer.replica,
+                    device: membership?.member(writingAs: peer.replica)?.name,
+                    since: Date(millis: wait.sinceMillis)
+                )
+            }
         }
     }
 }

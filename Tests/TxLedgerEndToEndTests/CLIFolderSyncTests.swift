@@ -207,4 +207,51 @@ struct CLIFolderSyncTests {
         #expect(String(decoding: result.stdout, as: UTF8.self).contains("read 1 file (added 3"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
     }
+
+    /// A device whose files nobody can read is told so (Specs/crdt.md, "Peers that do not
+    /// read"): here every file the laptop writes is damaged in the folder, as a cloud service
+    /// that mangles uploads would. The phone keeps syncing and refuses them; within two syncs
+    /// the laptop's sync says so on stderr, and `peers` shows it. Once its files are read
+    /// again, the warning goes.
+    @Test func aDeviceWhoseFilesNobodyReadsIsToldWithinTwoSyncs() async throws {
+        let (laptop, phone) = (device("laptop"), device("phone"))
+        try await record(laptop, 1...1)
+        try await sync(laptop)
+        try await sync(phone)
+        #expect(try await sync(laptop).stderr.isEmpty)
+
+        func damagedSync(_ cli: CLI) async throws -> CLI.Result {
+            let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+            let result = try await sync(cli)
+            for name in Set(try FileManager.default.contentsOfDirectory(atPath: folder)).subtracting(before) {
+                let path = folder + "/" + name
+                var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                bytes[bytes.count - 20] ^= 0x55
+                try bytes.write(to: URL(fileURLWithPath: path))
+            }
+            return result
+        }
+        try await record(laptop, 2...2)
+        _ = try await damagedSync(laptop)
+        try await record(phone, 10...10)
+        #expect(try await sync(phone).stderr.contains("skipped"), "the phone refuses the damaged file")
+        let first = try await damagedSync(laptop).stderr
+        #expect(!first.contains("has not taken"), "one file of the phone may predate ours: \(first)")
+        try await record(phone, 11...11)
+        #expect(try await sync(phone).stderr.contains("skipped"))
+        // The second: it is told, and writes its whole history again (this time not damaged).
+        let second = try await sync(laptop).stderr
+        #expect(second.contains("keeps syncing vault main but has not taken this device's files since"), "\(second)")
+        let peers = try await laptop.run(["peers", "--vault", "main"])
+        #expect(peers.stdout.contains("not reading our files since"), "\(peers.stdout)")
+
+        // The phone reads that file, says so in its next one, and the warning goes.
+        try await sync(phone)
+        #expect(try await count(phone) == 4)
+        try await record(phone, 12...12)
+        try await sync(phone)
+        let healed = try await sync(laptop)
+        #expect(!healed.stderr.contains("has not taken"), "\(healed.stderr)")
+        #expect(!(try await laptop.run(["peers", "--vault", "main"])).stdout.contains("not reading"))
+    }
 }

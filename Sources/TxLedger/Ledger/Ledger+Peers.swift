@@ -20,7 +20,10 @@ extension Ledger {
                         holdsOursThrough: peer.ackedSeq,
                         heldThrough: peer.haveSeq,
                         awaited: awaited,
-                        holdingBack: awaited && peer.ackedSeq < made
+                        holdingBack: awaited && peer.ackedSeq < made,
+                        notReadingOursSince: peer.waitingFor.flatMap {
+                            $0.isOverdue ? Date(millis: $0.sinceMillis) : nil
+                        }
                     )
                 }
             }

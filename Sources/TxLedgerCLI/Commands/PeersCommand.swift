@@ -36,6 +36,7 @@ struct PeersCommand: LedgerCommand {
         let heldThrough: Int64
         let awaited: Bool
         let holdingBack: Bool
+        let notReadingOursSince: String?
 
         init(_ peer: PeerStatus) {
             vault = peer.vault
@@ -45,14 +46,17 @@ struct PeersCommand: LedgerCommand {
             heldThrough = peer.heldThrough
             awaited = peer.awaited
             holdingBack = peer.holdingBack
+            notReadingOursSince = peer.notReadingOursSince.map(ISO8601.string(from:))
         }
 
         /// `main 0a1b2c3d4e5f6071 heard 2026-11-20T10:00:00Z, holds ours through #12, we hold its through #9, holding deltas back`
+        /// (and `, not reading our files since T` for a peer that keeps syncing without them)
         var text: String {
             let heard = lastHeard.map { "heard \($0)" } ?? "never heard from directly"
             let state = holdingBack ? "holding deltas back" : awaited ? "awaited" : "not awaited"
             return
                 "\(vault) \(replica) \(heard), holds ours through #\(holdsOursThrough), we hold its through #\(heldThrough), \(state)"
+                + (notReadingOursSince.map { ", not reading our files since \($0)" } ?? "")
         }
     }
 }

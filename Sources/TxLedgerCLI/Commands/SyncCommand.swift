@@ -37,25 +37,7 @@ struct SyncCommand: LedgerCommand {
         repeat {
             if !first { try await Task.sleep(for: .seconds(interval)) }
             let report = try await ledger.sync(folder: folder, secret: secret, vaults: vaults.isEmpty ? nil : vaults)
-            StandardError.warn(
-                report.skipped.map { "skipped \(OutsideText.escaped($0.name)): \($0.reason)" }
-                    + (report.notWritten.map {
-                        ["could not write to \(OutsideText.escaped(folder)) (\($0)); it was read"]
-                    }
-                        ?? [])
-                    + report.vaults.sorted { $0.key < $1.key }.flatMap { vault, done in
-                        (done.notWritten.map { ["wrote nothing of vault \(OutsideText.escaped(vault)): \($0)"] } ?? [])
-                            + (done.removed
-                                ? [
-                                    "this device was removed from vault \(OutsideText.escaped(vault)): "
-                                        + "the other devices set its writes aside"
-                                ] : [])
-                    }
-                    + MergeReportText.peersDropped(report.peersDropped)
-                    + (report.newReplicaID.map {
-                        ["this ledger was restored or copied and took the new replica id \($0)"]
-                    } ?? [])
-            )
+            StandardError.warn(Self.warnings(report, folder: folder))
             if json {
                 print(try JSONOutput.string(report))
             } else if first || !report.isQuiet {
@@ -65,6 +47,35 @@ struct SyncCommand: LedgerCommand {
             fflush(nil)
             first = false
         } while watch
+    }
+
+    /// What a person must know of a sync, for stderr: files skipped, a folder not written, per
+    /// vault why nothing was written, a removal of this device, peers that do not read this
+    /// device's files; peers dropped, a new replica id.
+    static func warnings(_ report: FolderSyncReport, folder: String) -> [String] {
+        var lines = report.skipped.map { "skipped \(OutsideText.escaped($0.name)): \($0.reason)" }
+        if let reason = report.notWritten {
+            lines.append("could not write to \(OutsideText.escaped(folder)) (\(reason)); it was read")
+        }
+        for (vault, done) in report.vaults.sorted(by: { $0.key < $1.key }) {
+            let name = OutsideText.escaped(vault)
+            if let reason = done.notWritten { lines.append("wrote nothing of vault \(name): \(reason)") }
+            if done.removed {
+                lines.append("this device was removed from vault \(name): the other devices set its writes aside")
+            }
+            for lag in done.notReadingOurFiles {
+                lines.append(
+                    "\(ClearText.device(lag.device, lag.replica)) keeps syncing vault \(name) "
+                        + "but has not taken this device's files since \(ISO8601.string(from: lag.since)): "
+                        + "it may run an older TxLedger, or be unable to read them (txledger peers)"
+                )
+            }
+        }
+        lines += MergeReportText.peersDropped(report.peersDropped)
+        if let id = report.newReplicaID {
+            lines.append("this ledger was restored or copied and took the new replica id \(id)")
+        }
+        return lines
     }
 
     static func text(_ report: FolderSyncReport) -> String {

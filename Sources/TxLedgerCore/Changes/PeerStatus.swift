@@ -16,6 +16,10 @@ public struct PeerStatus: Sendable, Equatable {
     public let awaited: Bool
     /// Whether it holds deltas back: awaited, and this replica has made changes it lacks.
     public let holdingBack: Bool
+    /// Since when it has not taken this device's files although it keeps syncing (it wrote
+    /// change sets twice without them; Specs/crdt.md, "Peers that do not read"); `nil` when
+    /// it reads them, or nothing says otherwise.
+    public let notReadingOursSince: Date?
 
     package init(
         vault: String,
@@ -24,7 +28,8 @@ public struct PeerStatus: Sendable, Equatable {
         holdsOursThrough: Int64,
         heldThrough: Int64,
         awaited: Bool,
-        holdingBack: Bool
+        holdingBack: Bool,
+        notReadingOursSince: Date?
     ) {
         self.vault = vault
         self.replica = replica
@@ -33,5 +38,6 @@ public struct PeerStatus: Sendable, Equatable {
         self.heldThrough = heldThrough
         self.awaited = awaited
         self.holdingBack = holdingBack
+        self.notReadingOursSince = notReadingOursSince
     }
 }

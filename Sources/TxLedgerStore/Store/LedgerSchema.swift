@@ -286,13 +286,15 @@ enum LedgerSchema {
                     """
             )
         }
-        migrator.registerMigration("v12: observed clears and disputes") { db in
+        migrator.registerMigration("v12: observed clears, disputes, acknowledgements") { db in
             // Local only: when this device first held each cleared record (a record whose
             // facts its clear mark had seen, or older than its vault's watermark), so that it
             // stays restorable for 30 days; and, once its state was purged, the mark it had,
             // so that the state is not taken back from a device that never heard of the clear
             // (crdt.md, "Clearing a vault"). Per record, whether devices dispute its outcome (a
-            // status check asks the chain: crdt.md, "Outcomes the chain settles").
+            // status check asks the chain: crdt.md, "Outcomes the chain settles"). Per peer, the
+            // change of this replica it is waited on to acknowledge (crdt.md, "Peers that do not
+            // read").
             try db.execute(
                 sql: """
                     CREATE TABLE cleared_record (
@@ -311,6 +313,10 @@ enum LedgerSchema {
                     CREATE INDEX clear_tombstone_by_vault ON clear_tombstone (vault);
                     ALTER TABLE record ADD COLUMN disputed INTEGER NOT NULL DEFAULT 0 CHECK (disputed IN (0, 1));
                     CREATE INDEX record_disputed ON record (time) WHERE disputed = 1;
+                    ALTER TABLE peer ADD COLUMN wait_seq INTEGER;
+                    ALTER TABLE peer ADD COLUMN wait_since_ms INTEGER;
+                    ALTER TABLE peer ADD COLUMN wait_their_seq INTEGER;
+                    ALTER TABLE peer ADD COLUMN wait_advances INTEGER;
                     """
             )
         }

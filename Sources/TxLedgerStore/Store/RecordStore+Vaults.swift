@@ -144,13 +144,17 @@ extension RecordStore {
     package func save(_ knowledge: PeerKnowledge, vault: String) throws {
         try db.execute(
             sql: """
-                INSERT INTO peer (vault_id, replica_id, have_seq, have_epoch, acked_seq, heard_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO peer (vault_id, replica_id, have_seq, have_epoch, acked_seq, heard_at_ms,
+                  wait_seq, wait_since_ms, wait_their_seq, wait_advances) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (vault_id, replica_id) DO UPDATE SET have_seq = excluded.have_seq, have_epoch = excluded.have_epoch,
-                  acked_seq = excluded.acked_seq, heard_at_ms = excluded.heard_at_ms
+                  acked_seq = excluded.acked_seq, heard_at_ms = excluded.heard_at_ms, wait_seq = excluded.wait_seq,
+                  wait_since_ms = excluded.wait_since_ms, wait_their_seq = excluded.wait_their_seq,
+                  wait_advances = excluded.wait_advances
                 """,
             arguments: [
                 vault, knowledge.replica.rawValue, knowledge.haveSeq, knowledge.haveEpoch?.rawValue,
-                knowledge.ackedSeq, knowledge.heardAtMillis,
+                knowledge.ackedSeq, knowledge.heardAtMillis, knowledge.waitingFor?.seq,
+                knowledge.waitingFor?.sinceMillis, knowledge.waitingFor?.theirSeq, knowledge.waitingFor?.advances,
             ]
         )
     }
@@ -247,5 +251,18 @@ extension RecordStore {
             arguments: [first]
         )
         return next.map { seq < $0 } ?? true
+    }
+}
+
+extension RecordStore {
+    /// After this device wrote a file of `vault` holding its changes through `seq` (at
+    /// `now`): every peer that syncs (heard from directly) and does not hold them is waited on
+    /// to acknowledge them, unless it is waited on already (crdt.md, "Peers that do not read").
+    package func awaitAcknowledgements(_ vault: String, through seq: Int64, now: Int64) throws {
+        for var peer in try peers(vault)
+        where peer.heardAtMillis != nil && peer.ackedSeq < seq && peer.waitingFor == nil {
+            peer.waitingFor = AcknowledgementWait(seq: seq, sinceMillis: now, theirSeq: peer.haveSeq)
+            try save(peer, vault: vault)
+        }
     }
 }
