@@ -7,21 +7,17 @@ import Testing
 /// vault"; Specs/cli.md): a clear from another device is named where it lands, and a restore
 /// brings every record back on every device.
 struct CLIClearTests {
-    let directory: TemporaryDirectory
-    let key: String
-    let folder: String
+    let devices: FolderDevices
 
     init() async throws {
-        (directory, key, folder) = try await SyncFolderFixture.make()
+        devices = try await FolderDevices()
     }
 
-    func device(_ name: String) -> CLI { CLI(db: directory.path("\(name).sqlite")) }
+    func device(_ name: String) -> CLI { devices.device(name) }
 
     @discardableResult
     func sync(_ cli: CLI, _ extra: [String] = []) async throws -> CLI.Result {
-        let result = try await cli.run(["sync", folder, "--key-file", key] + extra)
-        try #require(result.status == 0, "\(cli.db): \(result.stderr)")
-        return result
+        try await devices.sync(cli, extra)
     }
 
     func hashes(_ cli: CLI) async throws -> Set<String> {

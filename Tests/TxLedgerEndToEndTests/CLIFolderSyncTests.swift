@@ -8,21 +8,20 @@ import Testing
 
 /// `txledger sync DIR` as people and scripts run it (Specs/folder-sync.md, Specs/cli.md).
 struct CLIFolderSyncTests {
-    let directory: TemporaryDirectory
-    let key: String
-    let folder: String
+    let devices: FolderDevices
+    var directory: TemporaryDirectory { devices.directory }
+    var key: String { devices.key }
+    var folder: String { devices.folder }
 
     init() async throws {
-        (directory, key, folder) = try await SyncFolderFixture.make()
+        devices = try await FolderDevices()
     }
 
-    func device(_ name: String) -> CLI { CLI(db: directory.path("\(name).sqlite")) }
+    func device(_ name: String) -> CLI { devices.device(name) }
 
     @discardableResult
     func sync(_ cli: CLI, _ extra: [String] = []) async throws -> CLI.Result {
-        let result = try await cli.run(["sync", folder, "--key-file", key] + extra)
-        try #require(result.status == 0, "\(cli.db): \(result.stderr)")
-        return result
+        try await devices.sync(cli, extra)
     }
 
     func record(_ cli: CLI, _ hashes: ClosedRange<Int>) async throws {

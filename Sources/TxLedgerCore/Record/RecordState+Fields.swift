@@ -199,13 +199,7 @@ extension RecordState {
 
         var terminal: Register<StatusUpdate>?
         if let written = try text(.terminalStatus), let stamp = try stamp(.terminal) {
-            // Exactly as a writer writes it, as `kind` is: lowercase.
-            guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
-                throw LedgerError.invalidInput(
-                    field: RecordField.terminalStatus.name,
-                    reason: "'\(written.prefix(40))' is not confirmed or failed"
-                )
-            }
+            let status = try Self.terminalStatus(written, .terminalStatus)
             // The same checks as a local status update: metadata fits the status and its
             // limits, and a detail is in its canonical form (a stored or received value is
             // never rewritten).
@@ -238,14 +232,8 @@ extension RecordState {
                     reason: "comes without a terminal outcome"
                 )
             }
-            guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
-                throw LedgerError.invalidInput(
-                    field: RecordField.rivalStatus.name,
-                    reason: "'\(written.prefix(40))' is not confirmed or failed"
-                )
-            }
             let claim = try StatusUpdate(
-                status,
+                try Self.terminalStatus(written, .rivalStatus),
                 blockNumber: try fields.integer(.rivalBlockNumber).map { try Self.block($0) },
                 feePaid: try amount(.rivalFeePaid)
             )
@@ -301,6 +289,17 @@ extension RecordState {
             }
         )
         self = fields.newer.isEmpty ? state : try state.attaching(fields.newer)
+    }
+
+    /// A terminal status exactly as a writer writes it, as `kind` is: lowercase.
+    private static func terminalStatus(_ written: String, _ field: RecordField) throws -> TransactionStatus {
+        guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
+            throw LedgerError.invalidInput(
+                field: field.name,
+                reason: "'\(written.prefix(40))' is not confirmed or failed"
+            )
+        }
+        return status
     }
 
     /// `update` as the chain's answer if `flag` (a `*_checked` field) says so: absent, or 1.
