@@ -239,7 +239,9 @@ package struct FolderSync {
             try store.peers(vault).compactMap { $0.waitingFor?.isOverdue == true ? $0.waitingFor?.seq : nil }.max()
         }
         let rewrite = unread.map { $0 > mine.last(where: \.isFull)?.through ?? 0 } ?? false
-        if let last = mine.last, !membershipChanged, !rewrite {
+        // A delta only after a full file of this device's still in the folder (one may be
+        // gone: another process of this ledger compacted meanwhile, say).
+        if let last = mine.last, mine.contains(where: \.isFull), !membershipChanged, !rewrite {
             if try await changed(vault, after: last.through) {
                 mine.append(try await export(vault, since: last.through, membership: membership))
             }

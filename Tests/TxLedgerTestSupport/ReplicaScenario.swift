@@ -145,8 +145,12 @@ final class ScenarioRun {
     /// `recorded` is).
     private(set) var newerWrites: [(id: TransactionID, vault: String, stamp: Stamp, replica: Int, serial: Int)] = []
     /// What each clear had seen: per record visible on its replica when it cleared, the facts
-    /// stamp it held (the survival law: only a clear that had seen a record's facts hides it).
-    private(set) var clearsSeen: [(vault: String, facts: [TransactionID: Stamp])] = []
+    /// stamp it held (the survival law: only a clear that had seen a record's facts hides it);
+    /// and whether it surely happened: a clear a restore or a loss may have taken with its
+    /// replica (if it had not synced yet) may or may not hide anything.
+    private(set) var clearsSeen:
+        [(vault: String, facts: [TransactionID: Stamp], replica: Int, serial: Int, sure: Bool)] =
+            []
     /// Status regressions seen across merges that moved no watermark.
     private(set) var regressions: [String] = []
     /// Every change set travels through a bundle: encoded, sealed, read and decoded.
@@ -193,9 +197,11 @@ final class ScenarioRun {
         }
     }
 
-    /// Whether a clear had seen the facts stamped `facts` of `id` (or later ones).
-    func aClearSaw(_ id: TransactionID, facts: Stamp) -> Bool {
-        clearsSeen.contains { $0.facts[id].map { $0 >= facts } ?? false }
+    /// Whether a clear had seen the facts stamped `facts` of `id` (or later ones): surely
+    /// (`true`), perhaps (`nil`: only clears a restore or a loss may have taken away), or not.
+    func aClearSaw(_ id: TransactionID, facts: Stamp) -> Bool? {
+        let saw = clearsSeen.filter { $0.facts[id].map { $0 >= facts } ?? false }
+        return saw.contains(where: \.sure) ? true : saw.isEmpty ? false : nil
     }
 
     /// The replica a scenario's replica number stands for: one still in use.
@@ -251,7 +257,8 @@ final class ScenarioRun {
             for record in try await ledger.all() where record.vaultId == vault {
                 seen[record.id] = try await ledger.state(record.id)?.facts.stamp
             }
-            clearsSeen.append((vault, seen))
+            clearsSeen.append((vault, seen, slot(raw), serial, true))
+            serial += 1
             try await ledger.clearHistory(vault: vault)
         case let .sync(rawFrom, rawTo, full, delivery):
             let (from, to) = (slot(rawFrom), slot(rawTo))
@@ -280,6 +287,9 @@ final class ScenarioRun {
             // What the replica recorded after the backup may be gone with it, unless it was sent.
             recorded.removeAll { $0.replica == r && $0.serial >= since }
             newerWrites.removeAll { $0.replica == r && $0.serial >= since }
+            for index in clearsSeen.indices where clearsSeen[index].replica == r && clearsSeen[index].serial >= since {
+                clearsSeen[index].sure = false
+            }
         case let .clone(raw):
             guard ledgers.count < ReplicaScenario.maxReplicas else { return }
             let r = slot(raw)
@@ -290,6 +300,7 @@ final class ScenarioRun {
             lost.insert(r)
             recorded.removeAll { $0.replica == r }
             newerWrites.removeAll { $0.replica == r }
+            for index in clearsSeen.indices where clearsSeen[index].replica == r { clearsSeen[index].sure = false }
         case .join:
             guard ledgers.count < ReplicaScenario.maxReplicas else { return }
             ledgers.append(try await TestLedger(clock: ManualClock(Fixture.start)))

@@ -174,6 +174,30 @@ struct StatusLatticeTests {
         }
     }
 
+    /// What a replica stores is the state's frame: every state a join makes (rivals, clear
+    /// marks and newer fields included) reads back from its frame unchanged, and joining again
+    /// any state it came from changes nothing (the join is idempotent through storage; found
+    /// by `ConvergenceTests` when a record's newer fields dropped its rival on reading).
+    @Test func joinedStatesSurviveTheirFramesAndJoiningAgainChangesNothing() async {
+        await propertyCheck(count: 500, input: CRDTGen.recordState, CRDTGen.recordState, CRDTGen.recordState) {
+            a,
+            b,
+            c in
+            func stored(_ state: RecordState) throws -> RecordState {
+                var encoder = FrameEncoder(origin: ReplicaID(rawValue: 0))
+                var decoder = FrameDecoder(version: FrameDecoder.currentVersion, origin: ReplicaID(rawValue: 0))
+                return try decoder.record(encoder.frame(state), vault: state.facts.value.vaultId, index: 0)
+            }
+            do {
+                let joined = try stored(try stored(a).joined(with: try stored(b))).joined(with: try stored(c))
+                #expect(try stored(joined) == joined)
+                for source in [a, b, c] { #expect(joined.joined(with: try stored(source)) == joined) }
+            } catch {
+                Issue.record(error)
+            }
+        }
+    }
+
     @Test func editsToDifferentFieldsOnTwoReplicasBothSurvive() throws {
         let base = RecordState(
             recording: try Fixture.minimalSend(hash: 1),

@@ -54,7 +54,8 @@ extension RecordState {
         state.status = StatusRegister(
             pending: status.pending,
             terminal: try attach(status.terminal, block: Block.terminal, "terminal"),
-            inferred: status.inferred
+            inferred: status.inferred,
+            rival: status.rival
         )
         state.note = try attach(note, block: Block.note, "note")
         state.labels = try attach(labels, block: Block.labels, "labels")
