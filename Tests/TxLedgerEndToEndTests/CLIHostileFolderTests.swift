@@ -10,15 +10,16 @@ import Testing
 /// A sync folder and its entries are hostile input (issue #32, cases 3, 4 and 7;
 /// Specs/folder-sync.md, "Hazards and what a sync says").
 struct CLIHostileFolderTests {
-    let directory: TemporaryDirectory
-    let key: String
-    let folder: String
+    let devices: FolderDevices
+    var directory: TemporaryDirectory { devices.directory }
+    var key: String { devices.key }
+    var folder: String { devices.folder }
 
     init() async throws {
-        (directory, key, folder) = try await SyncFolderFixture.make()
+        devices = try await FolderDevices()
     }
 
-    func device(_ name: String) -> CLI { CLI(db: directory.path("\(name).sqlite")) }
+    func device(_ name: String) -> CLI { devices.device(name) }
 
     func sync(_ cli: CLI) async throws -> CLI.Result {
         try await cli.run(["sync", folder, "--key-file", key])

@@ -8,21 +8,20 @@ import Testing
 /// A ledger that claims to know tens of thousands of replicas cannot cut the user's other
 /// devices off (issue #32, case 1; Specs/crdt.md, "Limits of knowledge").
 struct CLIKnowledgeLimitTests {
-    let directory: TemporaryDirectory
-    let key: String
-    let folder: String
+    let devices: FolderDevices
+    var directory: TemporaryDirectory { devices.directory }
+    var key: String { devices.key }
+    var folder: String { devices.folder }
 
     init() async throws {
-        (directory, key, folder) = try await SyncFolderFixture.make()
+        devices = try await FolderDevices()
     }
 
-    func device(_ name: String) -> CLI { CLI(db: directory.path("\(name).sqlite")) }
+    func device(_ name: String) -> CLI { devices.device(name) }
 
     @discardableResult
     func sync(_ cli: CLI) async throws -> CLI.Result {
-        let result = try await cli.run(["sync", folder, "--key-file", key])
-        try #require(result.status == 0, "\(cli.db): \(result.stderr)")
-        return result
+        try await devices.sync(cli)
     }
 
     /// Edits `cli`'s file as a hostile owner would, with sqlite3: `count` replicas it says it
