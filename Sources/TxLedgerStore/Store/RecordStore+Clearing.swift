@@ -23,6 +23,19 @@ extension RecordStore {
         for id in ids { try statement.execute(arguments: [now, Data(id.bytes)]) }
     }
 
+    /// Notes every cleared record of `vault` not noted yet as held cleared from `now` on, in
+    /// one statement (after a clear of the whole vault).
+    package func noteCleared(vault: String, now: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO cleared_record (record, since_ms)
+                SELECT num, ? FROM record WHERE vault = (SELECT num FROM vault WHERE id = ?) AND erased = 1
+                ON CONFLICT DO NOTHING
+                """,
+            arguments: [now, vault]
+        )
+    }
+
     /// Calls `body` with every visible record of `vault`.
     package func forEachVisible(vault: String, _ body: (RecordState) throws -> Void) throws {
         try forEach(

@@ -73,17 +73,15 @@ extension RecordStore {
             if state.stamps.contains(where: { $0 <= stamp }) { affected.append(state) }
         }
         var cleared = 0
-        var kept: [TransactionID] = []
         for state in affected {
             if state.isVisible(clearedThrough: previous) && !state.isVisible(clearedThrough: stamp) { cleared += 1 }
             if let filtered = state.filtered(clearedThrough: stamp) {
                 try save(filtered)
-                kept.append(state.id)
             } else {
                 try remove(state.id)
             }
         }
-        try noteCleared(kept, now: now)
+        try noteCleared(vault: vault, now: now)
         return cleared
     }
 

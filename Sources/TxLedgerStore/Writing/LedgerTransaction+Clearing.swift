@@ -14,7 +14,7 @@ extension LedgerTransaction {
             state.cleared = ClearMark(through: state.facts.stamp, stamp: stamp)
             try store.updateRegisters(state)
         }
-        try store.noteCleared(visible.map(\.id), now: stamps.wallClock().millis)
+        try store.noteCleared(vault: vault, now: stamps.wallClock().millis)
         return visible.count
     }
 
