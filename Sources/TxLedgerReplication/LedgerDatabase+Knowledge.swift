@@ -25,9 +25,11 @@ extension LedgerDatabase {
     /// read").
     package func peersNotReading(vault: String) async throws -> [PeerLag] {
         try await read { store in
-            let membership = try store.membershipLog(vault)?.evaluate()
-            return try store.peers(vault).compactMap { peer in
-                guard let wait = peer.waitingFor, wait.isOverdue else { return nil }
+            let lagging = try store.peers(vault).filter { $0.waitingFor?.isOverdue == true }
+            // The log is evaluated (its signatures checked) only when there is a peer to name.
+            let membership = lagging.isEmpty ? nil : try store.membershipLog(vault)?.evaluate()
+            return lagging.compactMap { peer in
+                guard let wait = peer.waitingFor else { return nil }
                 return PeerLag(
                     replica: peer.replica,
                     device: membership?.member(writingAs: peer.replica)?.name,

@@ -55,4 +55,18 @@ struct ClearedRecordsTests {
         #expect(try await phone.ledger.all().map(\.id) == [t2.id], "nothing was restored")
         #expect(try await phone.ledger.restoreCleared(vault: t1.vaultId, ids: [t1.id]).map(\.id) == [t1.id])
     }
+
+    /// A change set whose every record carries a mark of its own lists at most
+    /// `ClearReport.maxListed` clears, and counts every record it cleared.
+    @Test func aReportListsBoundedClearsAndCountsThemAll() {
+        var report = MergeReport()
+        for n in 0..<(ClearReport.maxListed * 3) {
+            var one = MergeReport()
+            one.recordsCleared = 1
+            one.count(ClearReport(vault: "v", by: Stamp(millis: Int64(n), replica: ReplicaID(rawValue: 1)), records: 1))
+            report.add(one)
+        }
+        #expect(report.clears.count == ClearReport.maxListed)
+        #expect(report.recordsCleared == ClearReport.maxListed * 3)
+    }
 }

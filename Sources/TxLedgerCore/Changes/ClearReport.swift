@@ -27,12 +27,19 @@ public struct ClearReport: Sendable, Equatable, Codable {
     }
 }
 
+extension ClearReport {
+    /// Most clears a report lists: a hostile change set may carry a mark of its own on every
+    /// record; what is cleared beyond them counts in `MergeReport.recordsCleared` alone.
+    package static let maxListed = 64
+}
+
 extension [ClearReport] {
-    /// Counts `clear`'s records with those of the same clear already here (clears are few).
+    /// Counts `clear`'s records with those of the same clear already here; a clear beyond
+    /// `ClearReport.maxListed` is not listed (the search stays bounded).
     package mutating func count(_ clear: ClearReport) {
         if let index = firstIndex(where: { $0.isSameClear(as: clear) }) {
             self[index].records += clear.records
-        } else {
+        } else if count < ClearReport.maxListed {
             append(clear)
         }
     }

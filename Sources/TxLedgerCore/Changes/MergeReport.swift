@@ -10,6 +10,7 @@ public struct MergeReport: Sendable, Equatable, Codable {
     /// vault"); `clears` says by which clears.
     public var recordsCleared = 0
     /// Per clear from another device, the records it took away here: restorable for 30 days.
+    /// At most `ClearReport.maxListed` clears are listed; `recordsCleared` counts them all.
     public var clears: [ClearReport] = []
     /// Records whose registers, written by a device removed from the vault after its cut, did
     /// not count and were set aside (Specs/devices.md, "What counts as a member's write").
