@@ -7,4 +7,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
 swift build -c release --product txledger-bench
 swift build -c release --product txledger   # the cli group runs it as whole processes
+# The cli group's Yrs baseline (scripts/yrs-merge.py); without it the bench says so and goes on.
+python3 -c 'import pycrdt' 2>/dev/null || python3 -m pip install --quiet pycrdt || true
 "$(swift build -c release --show-bin-path)/txledger-bench" "$@"

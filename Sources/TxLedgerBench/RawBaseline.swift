@@ -10,9 +10,16 @@ enum RawBaseline {
         case insertBatches(rows: Int)
         /// `INSERT`, one transaction per row.
         case insertEach
-        /// `INSERT ... ON CONFLICT (id) DO UPDATE` of every column, in one transaction, in id order.
+        /// `INSERT ... ON CONFLICT (id) DO UPDATE` of the registers' columns (every column but
+        /// `factsColumns`, which a merge of one record's states does not change: the best write
+        /// of this layout), in one transaction, in id order.
         case upsert
     }
+
+    /// The columns of a record's row that derive from its facts (Specs/schema.md, `record`):
+    /// an update of a stored record whose facts are unchanged leaves them, and the indexes on
+    /// them, as they are.
+    static let factsColumns: Set = ["id", "vault", "time", "kind", "chain", "replaced"]
 
     /// Seconds to read every record row of the ledger at `path` in id order, with one prepared
     /// statement: what an export of its whole vault reads.
@@ -34,7 +41,8 @@ enum RawBaseline {
         if case .upsert = write {
             sql +=
                 " ON CONFLICT (id) DO UPDATE SET "
-                + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                + columns.filter { !factsColumns.contains($0) }.map { "\($0) = excluded.\($0)" }
+                .joined(separator: ", ")
         }
         let rowsPerTransaction =
             switch write {

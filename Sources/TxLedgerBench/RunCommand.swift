@@ -17,26 +17,31 @@ struct RunCommand: AsyncParsableCommand {
     var directory: String?
     @Option(
         help:
-            "Only these scenario groups, comma-separated: record, merge, bundle, cli, large, folder, devices (merge and bundle also run record, whose ledger they use; cli runs merge, whose replicas it uses)."
+            "Only these scenario groups, comma-separated: record, merge, bundle, cli, layout, large, folder, devices (merge and bundle also run record, whose ledger they use; cli and layout run merge, whose replicas they use; layout is not in the default run)."
     )
     var only: String = "record,merge,bundle,cli,large,folder,devices"
 
+    @Option(help: "The script that runs Yrs beside the cli group (needs python3 and pycrdt).")
+    var yrsScript = "scripts/yrs-merge.py"
+
     static let allGroups: Set = ["record", "merge", "bundle", "cli", "large", "folder", "devices"]
+    /// Groups run only when asked for by name (minutes of their own).
+    static let extraGroups: Set = ["layout"]
 
     /// The groups asked for, with record when merge or bundle needs its ledger, and merge when
-    /// cli needs its replicas.
+    /// cli or layout needs its replicas.
     private var groups: Set<String> {
         var asked = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        if asked.contains("cli") { asked.insert("merge") }
+        if !asked.isDisjoint(with: ["cli", "layout"]) { asked.insert("merge") }
         return asked.isDisjoint(with: ["merge", "bundle"]) ? asked : asked.union(["record"])
     }
 
     func validate() throws {
         guard scale > 0, scale <= 10 else { throw ValidationError("--scale must be above 0 and at most 10") }
-        let unknown = groups.subtracting(Self.allGroups)
+        let unknown = groups.subtracting(Self.allGroups.union(Self.extraGroups))
         guard unknown.isEmpty else {
             throw ValidationError(
-                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are \(Self.allGroups.sorted().joined(separator: ", "))"
+                "--only: unknown group \(unknown.sorted().joined(separator: ", ")); the groups are \(Self.allGroups.union(Self.extraGroups).sorted().joined(separator: ", "))"
             )
         }
     }
@@ -69,8 +74,13 @@ struct RunCommand: AsyncParsableCommand {
                         sizes: sizes,
                         files: files,
                         report: report,
-                        baselines: CLIScenario.Baselines(rawInsert: rawInsert, rawUpsert: rawUpsert)
+                        baselines: CLIScenario.Baselines(rawInsert: rawInsert, rawUpsert: rawUpsert),
+                        yrsScript: yrsScript
                     ).run(replicaA: replicaA, replicaB: replicaB, vault: workload.vault)
+                }
+                if groups.contains("layout") {
+                    try await IndexCostScenario(files: files, report: report)
+                        .run(replicaA: replicaA, replicaB: replicaB)
                 }
                 files.discard("b.sqlite")
             }
@@ -90,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
         if groups.contains("devices") {
             try await DeviceKeysScenario(sizes: sizes, files: files, report: report).run()
         }
-        if groups == Self.allGroups, !report.missingNames.isEmpty {
+        if groups.isSuperset(of: Self.allGroups), !report.missingNames.isEmpty {
             throw ValidationError("the run did not produce \(report.missingNames.joined(separator: ", "))")
         }
         if let json {

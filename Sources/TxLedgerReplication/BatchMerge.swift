@@ -10,6 +10,10 @@ struct BatchMerge: Sendable {
     enum Write: Sendable {
         /// Its row, ready to bind (`RecordStore.save(_:)`).
         case row(RecordRow.Values)
+        /// The row of a stored record whose facts' columns (time, kind, replaced) this merge
+        /// left as they were: only its registers' columns are written
+        /// (`RecordStore.saveRegisters(_:)`), so the indexes in time order are not touched.
+        case registers(RecordRow.Values)
         /// Its state and frame, whose chain the store numbers first (`RecordStore.save(_:frame:)`).
         case unnumbered(RecordState, frame: [UInt8])
     }
@@ -46,6 +50,7 @@ struct BatchMerge: Sendable {
             let state = try row.decode(tables: tables, path: path)
             stored[state.id] = state
         }
+        let before = stored
         var merged: Set<TransactionID> = []
         for incoming in batch {
             let local = stored[incoming.id]
@@ -73,7 +78,8 @@ struct BatchMerge: Sendable {
         writes = merged.sorted().map { id in
             let state = stored[id]!
             let frame = encoder.frame(state)
-            return numbers.values(of: state, frame: frame).map(Write.row) ?? .unnumbered(state, frame: frame)
+            guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
+            return before[id].map { RecordRow.sameFactsColumns($0, state) } == true ? .registers(row) : .row(row)
         }
         added = encoder.takeAddedEntries()
     }

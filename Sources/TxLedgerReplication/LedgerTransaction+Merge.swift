@@ -61,6 +61,7 @@ extension LedgerTransaction {
                 for write in merged.writes {
                     switch write {
                     case let .row(row): try store.save(row)
+                    case let .registers(row): try store.saveRegisters(row)
                     case let .unnumbered(state, frame): try store.save(state, frame: frame)
                     }
                 }

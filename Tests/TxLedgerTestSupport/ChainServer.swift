@@ -36,7 +36,14 @@ final class ChainServer: Sendable {
     private let log: RequestLog
 
     static func start(_ handler: @escaping Handler) async throws -> ChainServer {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
+        // FlyingFox answers 500 to a handler that runs past `timeout`: a handler held by a
+        // ConcurrencyProbe ran past 60 s on one loaded core, so the server's deadline is the
+        // suite's one deadline too.
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0),
+            timeout: TestLimits.hang,
+            logger: .disabled
+        )
         let log = RequestLog()
         await server.appendRoute("*") { request in
             let parsed = Request(

@@ -352,4 +352,26 @@ struct ReplicationTests {
         #expect(try await ledger.changes(vault: "vault-1").recordCount == 1)
         #expect(try await ledger.vaults() == ["vault-1"])
     }
+
+    /// A merge writes only the registers' columns of a stored record whose facts keep their
+    /// time, kind and replacement; one whose facts move in time is written whole, so the
+    /// listings in time order find it where its facts now put it.
+    @Test func factsThatMoveInTimeMoveTheRecordInTheListings() async throws {
+        let (a, b) = (try await TestLedger(), try await TestLedger())
+        let later = Fixture.start.addingTimeInterval(3600)
+        try await a.ledger.record(try Fixture.send(hash: 1))
+        try await a.ledger.record(try Fixture.send(hash: 2))
+        b.clock.advance(by: 5)
+        try await b.ledger.record(try Fixture.send(hash: 1, at: later))  // the same id, facts stamped later
+        _ = try await b.ledger.sync(to: a.ledger)
+
+        let moved = try #require(try await a.ledger.transaction(id: try Fixture.send(hash: 1).id))
+        #expect(moved.timestamp == later)
+        let sinceThen = try await a.ledger.list(HistoryFilter(since: later), limit: 10, after: nil)
+        #expect(sinceThen.items.map(\.id) == [moved.id])
+        let before = try await a.ledger.list(HistoryFilter(until: later), limit: 10, after: nil)
+        #expect(before.items.map(\.id) == [try Fixture.send(hash: 2).id])
+        _ = try await a.ledger.sync(to: b.ledger)
+        #expect(try await ReplicaSnapshot(a.ledger) == ReplicaSnapshot(b.ledger))
+    }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// opening the ledger and, for import, deriving nothing (a sync key). Baselines of the same
 /// run: B's rows read raw in id order plus secretstream over the bundle's bytes for the
 /// export; the raw upsert of B's rows into A (merge.100k's) for import and merge; the raw
-/// INSERT of 100k rows in one transaction (record.batch's) for `record --json`.
+/// INSERT of 100k rows in one transaction (record.batch's) for `record --json`. The import is
+/// also set against Yrs merging the same shape in memory (`YrsBaseline`), issue #36's bar: at
+/// most 4 times.
 struct CLIScenario {
     /// The raw baselines that other scenarios measured in this run, in seconds.
     struct Baselines {
@@ -19,6 +21,8 @@ struct CLIScenario {
     let files: LedgerFiles
     let report: BenchReport
     let baselines: Baselines
+    /// `scripts/yrs-merge.py`.
+    let yrsScript: String
 
     func run(replicaA: String, replicaB: String, vault: String) async throws {
         let cli = try CLIProcess()
@@ -50,6 +54,12 @@ struct CLIScenario {
             .cost(export, unit: "s", baseline: rawExport, name: "raw SELECT by id + secretstream")
         )
         report.add("cli.import.100k", .cost(importing, unit: "s", baseline: baselines.rawUpsert, name: upsert))
+        if let yrs = try await YrsBaseline.seconds(records: sizes.batch, script: yrsScript) {
+            report.add(
+                "cli.import.100k.vs_yrs",
+                .cost(importing, unit: "s", baseline: yrs, name: "Yrs merging the same shape in memory, median of 3")
+            )
+        }
         report.add("cli.merge.100k", .cost(merging, unit: "s", baseline: baselines.rawUpsert, name: upsert))
         report.add(
             "cli.record_json.100k",

@@ -17,6 +17,13 @@ package enum RecordRow {
     /// The columns a write that keeps the facts changes.
     static let registerColumns: [Column] = [.status, .hidden, .erased, .disputed, .changeSeq, .state]
 
+    /// Whether `a` and `b`, states of one record, have the same values in every column but
+    /// the registers' (`registerColumns`): a write of `b` over `a` may then write those alone.
+    package static func sameFactsColumns(_ a: RecordState, _ b: RecordState) -> Bool {
+        a.facts.value.timestamp == b.facts.value.timestamp && a.facts.value.kind == b.facts.value.kind
+            && a.replacedID == b.replacedID
+    }
+
     /// `SELECT` list that `StoredRow` reads, from `source`.
     static let selection = "record.id, vault.id, record.state, record.time"
     static let source = "record JOIN vault ON vault.num = record.vault"

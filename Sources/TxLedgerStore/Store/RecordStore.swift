@@ -139,6 +139,13 @@ package final class RecordStore {
         changed = true
     }
 
+    /// Writes the registers' columns of a stored record whose facts' columns are unchanged
+    /// (`RecordRow.sameFactsColumns`), as a merge's worker made its row.
+    package func saveRegisters(_ row: RecordRow.Values) throws {
+        try execute(.updateRegisters, row)
+        changed = true
+    }
+
     /// What a merge's worker needs to make the rows of `vault` itself (`RecordRow.values`):
     /// the vault's number, the numbers of the file's chains (a chain new to it is left to the
     /// store: `save(_:frame:)`), this transaction's change number and the vault's watermark.
