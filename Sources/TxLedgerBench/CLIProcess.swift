@@ -21,8 +21,39 @@ struct CLIProcess {
     /// from start to exit.
     /// - Throws: `BenchFailure` if it exits with a status other than 0.
     func seconds(_ arguments: [String], output: String? = nil) async throws -> Double {
+        try await seconds(running: executable, arguments, output: output, named: arguments)
+    }
+
+    /// Seconds a `txledger` process took with `arguments`, and its peak resident memory in MB,
+    /// which GNU time (`/usr/bin/time -f %M`, Linux) reads from the kernel when the process
+    /// exits; `nil` where there is no GNU time. `scratch` is a file for its answer.
+    func secondsAndPeak(_ arguments: [String], scratch: String) async throws -> (seconds: Double, peakMB: Double?) {
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        #if os(Linux)
+        let gnuTime = FileManager.default.isExecutableFile(atPath: time.path)
+        #else
+        let gnuTime = false
+        #endif
+        guard gnuTime else { return (try await seconds(arguments), nil) }
+        let seconds = try await seconds(
+            running: time,
+            ["-f", "%M", "-o", scratch, executable.path] + arguments,
+            output: nil,
+            named: arguments
+        )
+        let answer = (try? String(contentsOfFile: scratch, encoding: .utf8)) ?? ""
+        let kilobytes = answer.split(separator: "\n").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return (seconds, kilobytes.map { $0 / 1024 })
+    }
+
+    private func seconds(
+        running program: URL,
+        _ arguments: [String],
+        output: String?,
+        named: [String]
+    ) async throws -> Double {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: nil),
@@ -47,7 +78,7 @@ struct CLIProcess {
         guard process.terminationStatus == 0 else {
             throw BenchFailure(
                 description:
-                    "txledger \(arguments.prefix(3).joined(separator: " ")) exited \(process.terminationStatus)"
+                    "txledger \(named.prefix(3).joined(separator: " ")) exited \(process.terminationStatus)"
             )
         }
         return seconds

@@ -17,7 +17,7 @@ struct RunCommand: AsyncParsableCommand {
     var directory: String?
     @Option(
         help:
-            "Only these scenario groups, comma-separated: record, merge, bundle, cli, layout, large, folder, devices (merge and bundle also run record, whose ledger they use; cli and layout run merge, whose replicas they use; layout is not in the default run)."
+            "Only these scenario groups, comma-separated: record, merge, bundle, cli, layout, large, folder, devices (merge and bundle also run record, whose ledger they use; cli and layout run merge, whose replicas they use; scale runs large, whose vault it uses; layout and scale are not in the default run)."
     )
     var only: String = "record,merge,bundle,cli,large,folder,devices"
 
@@ -26,13 +26,14 @@ struct RunCommand: AsyncParsableCommand {
 
     static let allGroups: Set = ["record", "merge", "bundle", "cli", "large", "folder", "devices"]
     /// Groups run only when asked for by name (minutes of their own).
-    static let extraGroups: Set = ["layout"]
+    static let extraGroups: Set = ["layout", "scale"]
 
-    /// The groups asked for, with record when merge or bundle needs its ledger, and merge when
-    /// cli or layout needs its replicas.
+    /// The groups asked for, with record when merge or bundle needs its ledger, merge when cli
+    /// or layout needs its replicas, and large when scale needs its vault.
     private var groups: Set<String> {
         var asked = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         if !asked.isDisjoint(with: ["cli", "layout"]) { asked.insert("merge") }
+        if asked.contains("scale") { asked.insert("large") }
         return asked.isDisjoint(with: ["merge", "bundle"]) ? asked : asked.union(["record"])
     }
 
@@ -92,7 +93,12 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if groups.contains("large") {
-            try await LargeVaultScenario(sizes: sizes, files: files, report: report).run()
+            try await LargeVaultScenario(
+                sizes: sizes,
+                files: files,
+                report: report,
+                throughAFolder: groups.contains("scale")
+            ).run()
         }
         if groups.contains("folder") {
             try await FolderSyncScenario(sizes: sizes, files: files, report: report).run()

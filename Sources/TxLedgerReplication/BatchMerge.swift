@@ -30,6 +30,9 @@ struct BatchMerge: Sendable {
     /// `RecordStore.noteCleared`).
     private(set) var newlyCleared: [TransactionID] = []
 
+    /// Misses in a row after which a batch stops comparing received states with their rows.
+    static let comparisonsMissed = 8
+
     /// - Parameters:
     ///   - batch: received states, already filtered by the vault's watermark.
     ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
@@ -45,14 +48,38 @@ struct BatchMerge: Sendable {
         numbers: RowNumbers,
         encoder: inout FrameEncoder
     ) throws {
+        // A received state that its stored row holds byte for byte changes nothing: it is
+        // counted without decoding the row (what a file of states already merged here holds).
+        // A batch stops comparing after `comparisonsMissed` misses in a row, so that a batch of
+        // changes pays little for it.
+        var rowsByID: [TransactionID: StoredRow] = [:]
+        for row in rows { if let id = row.recordID { rowsByID[id] = row } }
+        var occurrences: [TransactionID: Int] = [:]
+        for incoming in batch { occurrences[incoming.id, default: 0] += 1 }
+        var held: Set<TransactionID> = []
+        var missed = 0
+        for incoming in batch where occurrences[incoming.id] == 1 && missed < Self.comparisonsMissed {
+            guard let row = rowsByID[incoming.id] else { continue }
+            guard let frame = encoder.storedFrameIfHeld(incoming),
+                row.holds(frame, time: incoming.facts.value.timestamp.millis, vault: vault)
+            else {
+                missed += 1
+                continue
+            }
+            missed = 0
+            held.insert(incoming.id)
+            report.registersUnchanged += RecordMerge.registerCount
+            report.recordsUnchanged += 1
+        }
         var stored: [TransactionID: RecordState] = [:]
         for row in rows {
+            if let id = row.recordID, held.contains(id) { continue }
             let state = try row.decode(tables: tables, path: path)
             stored[state.id] = state
         }
         let before = stored
         var merged: Set<TransactionID> = []
-        for incoming in batch {
+        for incoming in batch where !held.contains(incoming.id) {
             let local = stored[incoming.id]
             if let local, local.facts.value.vaultId != vault {
                 throw LedgerError.invalidInput(

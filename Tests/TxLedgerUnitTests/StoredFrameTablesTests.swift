@@ -76,6 +76,31 @@ struct StoredFrameTablesTests {
         #expect(try await test.ledger.list(HistoryFilter(tokens: ["dai"]), limit: 100).items.count == 10)
     }
 
+    /// A merge compares a received state with its stored row before decoding the row: the
+    /// frame it would be stored as is the row's, byte for byte, when nothing changed; a state
+    /// that needs an entry the tables lack is not stored anywhere, and asking adds nothing.
+    @Test func aStateIsComparedWithItsStoredFrameWithoutAddingEntries() async throws {
+        let test = try await TestLedger()
+        let record = try send(1, symbol: "USDC")
+        _ = try await test.ledger.record(record)
+        let row = try await stored(record.id, in: test.ledger)
+        let tables = try await test.ledger.database.read { try $0.frameTables() }
+        let state = try #require(try await test.ledger.database.read { try $0.fetch(id: record.id) })
+        var encoder = FrameEncoder(stored: tables)
+        #expect(encoder.storedFrameIfHeld(state) == row.frame)
+
+        var noted = state
+        let later = Stamp(time: state.facts.stamp.time + 1, replica: ReplicaID(rawValue: 9))
+        noted.note = Register("a new note", stamp: later)
+        #expect(encoder.storedFrameIfHeld(noted) == nil)  // replica 9 is not in the table
+        let other = try send(2, symbol: "EURC")
+        let unknown = RecordState(recording: other, stamp: state.facts.stamp)
+        #expect(encoder.storedFrameIfHeld(unknown) == nil)  // nor is EURC
+        #expect(encoder.takeAddedEntries().texts.isEmpty && encoder.takeAddedEntries().replicas.isEmpty)
+        #expect(encoder.frame(unknown) != [])
+        #expect(encoder.takeAddedEntries().texts == ["EURC"])
+    }
+
     /// A stored frame leaves `timestamp_ms` to its row's `time`, and one that carries it is
     /// refused.
     @Test func theTimestampIsTheRowsTimeNotTheFrames() async throws {

@@ -4,11 +4,14 @@ import TxLedger
 /// The scenarios on a large vault (`sizes.large` records, 1M at full scale): queries; then a
 /// full bundle imported by a fresh peer in a child process (memory.import: its peak resident
 /// memory); then, once the peer has told this replica what it holds, 10 changed records
-/// exported as the delta for that peer (delta.*).
+/// exported as the delta for that peer (delta.*); then, if asked, the vault through a folder
+/// (`BootstrapScenario`).
 struct LargeVaultScenario {
     let sizes: BenchSizes
     let files: LedgerFiles
     let report: BenchReport
+    /// Whether to run `BootstrapScenario` on the vault too.
+    var throughAFolder = false
 
     func run() async throws {
         let workload = Workload(vault: "large", count: sizes.large, salt: 2)
@@ -69,6 +72,9 @@ struct LargeVaultScenario {
         }
         report.add("delta.export.1m", .cost(seconds, unit: "s"))
         report.add("delta.bytes", .cost(Double(try files.size("delta.bundle")), unit: "B"))
+        if throughAFolder {
+            try await BootstrapScenario(files: files, report: report).run(ledger: path, keyFile: keyFile)
+        }
         files.discard("x.sqlite", "y.sqlite", "x.bundle", "delta.bundle", "sync.key")
     }
 }

@@ -16,6 +16,10 @@ package struct FrameEncoder {
     /// For transcoding stored frames: the index in this payload's table of each entry of the
     /// file's table of texts (by the entry's index), once written; `nil` before.
     private var payloadIndexOfStoredText: [Int?] = []
+    /// While `storedFrameIfHeld(_:)` encodes: whether the frame needs an entry the file's
+    /// tables lack (none is added then).
+    private var probing = false
+    private var lacksEntry = false
 
     /// An encoder for a payload, whose replica table starts with `origin`.
     package init(origin: ReplicaID? = nil) {
@@ -48,6 +52,19 @@ package struct FrameEncoder {
             fields[.explorerUrl] = nil
         }
         return frame(fields)
+    }
+
+    /// The frame `frame(_:)` gives for `record` among stored frames if the file's tables
+    /// already hold every entry it refers to, else `nil`; either way no entry is added. A
+    /// record whose stored frame is this one is stored as `record` is (a merge compares them
+    /// before it decodes the stored row: `BatchMerge`).
+    package mutating func storedFrameIfHeld(_ record: RecordState) -> [UInt8]? {
+        precondition(stored, "only stored frames refer to a file's tables")
+        probing = true
+        lacksEntry = false
+        defer { probing = false }
+        let frame = frame(record)
+        return lacksEntry ? nil : frame
     }
 
     /// The frame of `fields` as they are (tests make malformed frames with it); the vault is
@@ -200,6 +217,10 @@ package struct FrameEncoder {
         if repeats {
             if let index = sharedTexts.index(of: text) { return frame.appendUVarint(UInt64(index) + 1) }
             if sharedTexts.hasRoom(for: text) {
+                if probing {
+                    lacksEntry = true
+                    return
+                }
                 sharedTexts.add(text)
                 added.texts.append(text)
                 return frame.appendUVarint(UInt64(sharedTexts.entries.count))
@@ -215,6 +236,10 @@ package struct FrameEncoder {
         if let index = replicaIndex[replica] {
             bytes.appendUVarint(index)
         } else if stored && replicaIndex.count < FrameDecoder.maxReplicas {
+            if probing {
+                lacksEntry = true
+                return
+            }
             let index = UInt64(replicaIndex.count)
             replicaIndex[replica] = index
             added.replicas.append(ReplicaID(rawValue: replica))

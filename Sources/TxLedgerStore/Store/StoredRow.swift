@@ -37,6 +37,15 @@ package struct StoredRow: Sendable {
         time = sqlite3_column_type(handle, 3) == SQLITE_INTEGER ? sqlite3_column_int64(handle, 3) : nil
     }
 
+    /// The id the row is stored under (checked against its facts when it is decoded).
+    package var recordID: TransactionID? { id }
+
+    /// Whether the row, of `vault`, holds exactly `frame` at `time`: the frame a stored record
+    /// would be written as (`FrameEncoder.storedFrameIfHeld`), compared without decoding it.
+    package func holds(_ frame: [UInt8], time: Int64, vault: String) -> Bool {
+        self.time == time && self.vault == vault && self.frame == frame
+    }
+
     /// The record the row holds, in a file whose tables are `tables` (or a later version of
     /// them: entries are only ever appended).
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
