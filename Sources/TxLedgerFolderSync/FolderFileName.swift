@@ -29,6 +29,23 @@ enum FolderFileName {
         prefix + Sodium.randomBytes(randomDigits / 2).map { String(format: "%02x", $0) }.joined() + suffix
     }
 
+    /// A new name that sorts before `bound`, a name of this form (folder-sync.md, "Adopting
+    /// another device's full file": a full file sorts before the other devices' full files its
+    /// writer read): the 96-bit number of `bound`'s digits less a random amount, from 1 to
+    /// 2^64 - 1 (2^63 on average: below a random name, room for billions of them). A random
+    /// name if there is no bound, or no room below it.
+    static func random(before bound: String?) -> String {
+        guard let bound, kind(of: bound) == .bundle else { return random() }
+        let digits = bound.dropFirst(prefix.count).prefix(randomDigits)
+        guard let high = UInt32(digits.prefix(8), radix: 16), let low = UInt64(digits.dropFirst(8), radix: 16),
+            high > 0 || low > 1
+        else { return random() }
+        let drawn = Sodium.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let step = 1 + drawn % (high > 0 ? UInt64.max : low - 1)
+        let (number, borrow) = (low &- step, low < step ? UInt32(1) : 0)
+        return prefix + String(format: "%08x%016llx", high - borrow, number) + suffix
+    }
+
     /// The name of `device`'s notice of `vault`: the digits are a hash of the device's
     /// (deterministic) Ed25519 signature of the vault id, so that the name stays the same from
     /// sync to sync and says nothing of the device or the vault to whoever lists the folder.

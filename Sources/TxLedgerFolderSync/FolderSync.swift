@@ -140,7 +140,7 @@ package struct FolderSync {
                     ),
                     let changes = imported.info.changes
                 else { return }
-                let file = FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false)
+                let file = adoption(of: name, imported, changes: changes)
                 let folder = folder
                 try await database.write { try $0.store.rememberFolderFile(folder, file) }
                 known[name] = file
@@ -160,6 +160,31 @@ package struct FolderSync {
                 report.skip(name, reason(error), retried: true)
             }
         }
+    }
+
+    /// How this replica remembers a file it merged: another device's full file that held
+    /// everything held here is adopted in place of a full file of its own (`FolderBase.adopts`);
+    /// one that did not is a rival its next full file will hold (folder-sync.md, "Adopting
+    /// another device's full file").
+    private func adoption(of name: String, _ imported: BundleImport, changes: ChangeSetHeader) -> FolderFile {
+        let me = database.replicaID
+        let ownFull = known.values.filter { $0.written && $0.isFull && $0.vault == changes.vaultId && $0.origin == me }
+            .max { $0.through < $1.through }
+        guard changes.isFull, changes.origin != me, imported.refusal == nil else {
+            return FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false)
+        }
+        guard let coverage = imported.coverage else {
+            return FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false, rival: true)
+        }
+        let adopted = FolderBase.adopts(name, holdsMore: coverage.holdsMore, over: ownFull)
+        return FolderFile(
+            name: name,
+            size: imported.info.byteCount,
+            changes: changes,
+            written: false,
+            membership: adopted ? coverage.membership : nil,
+            coversThrough: adopted ? coverage.through : nil
+        )
     }
 
     /// Reads another device's membership notice (each sync: it is replaced in place), and
@@ -219,39 +244,48 @@ package struct FolderSync {
         return vaults.map { selected in held.filter(selected.contains) } ?? held
     }
 
-    /// Writes what changed since this replica's last file of `vault` (everything, when none of
-    /// its files is in the folder), then compacts: once its later files weigh more than half of
-    /// its latest full one, it writes a full one. Every other file under its replica id (older
-    /// ones, and those another process or a copy of this file wrote, read here) is removed.
-    /// With device keys, a full file is written whenever the vault's membership log has
-    /// changed since the last full one (devices.md, "Format 5": a new recipient gets the whole
-    /// history, a removed one nothing more).
+    /// Writes what changed here since this replica's last file of `vault` (everything, when
+    /// it has no base in the folder: neither a full file of its own nor one it adopted), then
+    /// compacts: once its later files weigh more than half of their base, it writes a full one.
+    /// A full file is also written when another device's full file it read did not hold
+    /// everything held here (a rival: this one will, and its writer can adopt it), and, with
+    /// device keys, whenever the vault's membership log has changed since its base (devices.md,
+    /// "Format 5": a new recipient gets the whole history, a removed one nothing more). Every
+    /// other file under its replica id is removed (older ones, those another process or a
+    /// copy of this file wrote, and all of them once it adopted another device's full file).
     private mutating func write(_ vault: String) async throws {
         guard case let .write(membership, removals) = try await mayWrite(vault) else { return }
         let me = database.replicaID
-        var mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted {
+        let mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted {
             $0.through < $1.through
         }
-        let membershipChanged = mine.last(where: \.isFull)?.membership != membership
+        let ownFull = mine.last(where: \.isFull)
+        // The latest adoption (the store keeps only that one; this sync may have made several).
+        let adopted = known.values.filter { $0.vault == vault && $0.coversThrough != nil }.max {
+            $0.coversThrough! < $1.coversThrough!
+        }
+        var base = FolderBase.latest(own: ownFull, adopted: adopted, membership: membership)
+        let membershipChanged = base == nil && membership != nil
         // A peer that keeps syncing without taking this device's files may not read them
         // (damaged in the folder, say): the whole history is written again once.
         let unread = try await database.read { store in
             try store.peers(vault).compactMap { $0.waitingFor?.isOverdue == true ? $0.waitingFor?.seq : nil }.max()
         }
-        let rewrite = unread.map { $0 > mine.last(where: \.isFull)?.through ?? 0 } ?? false
-        // A delta only after a full file of this device's still in the folder (one may be
-        // gone: another process of this ledger compacted meanwhile, say).
-        if let last = mine.last, mine.contains(where: \.isFull), !membershipChanged, !rewrite {
-            if try await changed(vault, after: last.through) {
-                mine.append(try await export(vault, since: last.through, membership: membership))
+        let rewrite = unread.map { $0 > ownFull?.through ?? 0 } ?? false
+        let rivals = base?.file.written == true && known.values.contains { $0.vault == vault && $0.rival }
+        var later: [FolderFile] = []
+        if let current = base, !rewrite, !rivals {
+            later = mine.filter { !$0.isFull && $0.through > current.point }
+            let last = later.last?.through ?? current.point
+            if try await changed(vault, after: last) {
+                later.append(try await export(vault, since: last, membership: membership))
             }
         } else {
-            mine.append(try await export(vault, since: 0, membership: membership))
+            base = try await writeFull(vault, membership: membership)
         }
-        guard var base = mine.last(where: \.isFull) else { preconditionFailure("a full file was written or kept") }
-        var later = mine.filter { $0.through > base.through }
-        if later.map(\.size).reduce(0, +) > base.size / 2 {
-            base = try await export(vault, since: 0, membership: membership)
+        guard var base else { preconditionFailure("a full file was written or kept") }
+        if later.map(\.size).reduce(0, +) > base.file.size / 2 {
+            base = try await writeFull(vault, membership: membership)
             later = []
         }
         // Notices tell removed devices what they cannot read elsewhere: none before a removal.
@@ -261,8 +295,21 @@ package struct FolderSync {
                 try await database.writeNotice(vault: vault, to: folder + "/" + notice, credentials: credentials)
             }
         }
-        let keep = Set([base.name] + later.map(\.name))
+        let keep = Set([base.file.name] + later.map(\.name))
         try await remove(known.values.filter { $0.vault == vault && $0.origin == me && !keep.contains($0.name) })
+    }
+
+    /// Writes a full file of `vault`, which holds every rival read so far and replaces an
+    /// adopted file as its base.
+    private mutating func writeFull(_ vault: String, membership: [UInt8]?) async throws -> FolderBase {
+        let file = try await export(vault, since: 0, membership: membership)
+        let folder = folder
+        let remembered = try await database.write { transaction in
+            try transaction.store.noteFullFileWritten(folder, vault: vault)
+            return try transaction.store.folderFiles(folder)
+        }
+        known = Dictionary(uniqueKeysWithValues: remembered.map { ($0.name, $0) })
+        return FolderBase(file: file, point: file.through)
     }
 
     private func changed(_ vault: String, after seq: Int64) async throws -> Bool {
@@ -324,9 +371,13 @@ package struct FolderSync {
         return .write(membership: log.digest, removals: !now.removed.isEmpty)
     }
 
-    /// Writes a new file of `vault`'s changes after `since` and remembers it.
+    /// Writes a new file of `vault`'s changes after `since` and remembers it. A full file's name
+    /// sorts before the other devices' full files of the vault read here, so that a device
+    /// whose full file holds the same history adopts it (`FolderBase.adopts`).
     private mutating func export(_ vault: String, since: Int64, membership: [UInt8]?) async throws -> FolderFile {
-        let (name, folder) = (FolderFileName.random(), folder)
+        let others = known.values.filter { !$0.written && $0.isFull && $0.vault == vault }.map(\.name)
+        let name = since == 0 ? FolderFileName.random(before: others.min()) : FolderFileName.random()
+        let folder = folder
         try await database.write { try $0.store.noteWrite(folder, name: name, finished: false) }
         let info = try await database.exportBundle(
             vault: vault,

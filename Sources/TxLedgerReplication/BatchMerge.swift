@@ -29,6 +29,10 @@ struct BatchMerge: Sendable {
     /// Written records that were not held cleared here and now are (restorable from now on:
     /// `RecordStore.noteCleared`).
     private(set) var newlyCleared: [TransactionID] = []
+    /// With `comparing`: received states whose record was stored here, and of those the ones
+    /// whose stored state held something the received one did not (`FullCoverage`).
+    private(set) var matched = 0
+    private(set) var storedAhead = 0
 
     /// Misses in a row after which a batch stops comparing received states with their rows.
     static let comparisonsMissed = 8
@@ -37,6 +41,7 @@ struct BatchMerge: Sendable {
     ///   - batch: received states, already filtered by the vault's watermark.
     ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
     ///   - numbers: what the rows of `vault` are made with, its watermark among them.
+    ///   - comparing: whether to count how the received states compare with the stored ones.
     /// - Throws: `LedgerError.invalidInput` if a stored record of one of these ids belongs to
     ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
     init(
@@ -46,6 +51,7 @@ struct BatchMerge: Sendable {
         path: String,
         vault: String,
         numbers: RowNumbers,
+        comparing: Bool,
         encoder: inout FrameEncoder
     ) throws {
         // A received state that its stored row holds byte for byte changes nothing: it is
@@ -68,6 +74,7 @@ struct BatchMerge: Sendable {
             }
             missed = 0
             held.insert(incoming.id)
+            matched += 1
             report.registersUnchanged += RecordMerge.registerCount
             report.recordsUnchanged += 1
         }
@@ -88,6 +95,10 @@ struct BatchMerge: Sendable {
                 )
             }
             let merge = RecordMerge(local: local, incoming: incoming, watermark: numbers.watermark)
+            if comparing, let local {
+                matched += 1
+                if (merge.result ?? local) != incoming { storedAhead += 1 }
+            }
             if let result = merge.result {
                 if local?.status != result.status || local?.replacedID != result.replacedID {
                     changedLinks.append(result)

@@ -137,15 +137,23 @@ extension LedgerDatabase {
                     count += 1
                 }
             }
+            var coverage: FullCoverage?
             if let admission, admission.refusal != nil {
                 try transaction.setAside(records: each, membership: admission.membership, report: &report)
             } else {
-                try transaction.merge(changes, membership: admission?.membership, records: each, report: &report)
+                coverage = try transaction.merge(
+                    changes,
+                    membership: admission?.membership,
+                    records: each,
+                    report: &report
+                )
+                // With device keys, a file covers only if it carried this replica's whole log.
+                if let admission { coverage = admission.wholeLog.flatMap { log in coverage.map { $0.under(log) } } }
             }
             // Before the transaction commits: a file its author did not sign leaves nothing.
             if let admission, !reader.verifySignature(author: admission.author) { throw BundleError.badSignature }
             let info = BundleInfo(header: header, byteCount: reader.fileSize, changes: changes, recordCount: count)
-            return BundleImport(info: info, report: report, refusal: admission?.refusal)
+            return BundleImport(info: info, report: report, refusal: admission?.refusal, coverage: coverage)
         }
         guard let imported else { return nil }
         progress?(BundleProgress(phase: .merging, completed: imported.info.byteCount, total: imported.info.byteCount))

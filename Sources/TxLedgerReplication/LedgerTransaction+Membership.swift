@@ -11,6 +11,9 @@ extension LedgerTransaction {
         let author: PublicIdentity
         let membership: Membership
         let refusal: BundleError?
+        /// The digest of the vault's log after the merge when the file carried all of it (and
+        /// nothing else): only then can the file stand for this device's (`FullCoverage`).
+        let wholeLog: [UInt8]?
     }
 
     /// Merges a format 5 file's membership log into the vault's (pinning its first recovery
@@ -67,7 +70,8 @@ extension LedgerTransaction {
             device: { after.removedDevice(writingAs: $0)! },
             now: stamps.wallClock().millis
         )
-        return Admission(author: author, membership: after, refusal: refusal)
+        let wholeLog = refusal == nil && Set(section.operations.map(\.id)) == Set(log.operations.keys)
+        return Admission(author: author, membership: after, refusal: refusal, wholeLog: wholeLog ? log.digest : nil)
     }
 
     /// Of a removed device's file, the operations kept: other authors', and its own removals

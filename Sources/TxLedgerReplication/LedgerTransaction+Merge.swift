@@ -9,12 +9,15 @@ extension LedgerTransaction {
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
     /// Under a `membership`, the registers its cuts refuse are set aside, not merged.
+    /// - Returns: for a full change set that held everything this replica held of the vault,
+    ///   what it proved (`FullCoverage`, without the membership); else `nil`.
+    @discardableResult
     mutating func merge(
         _ header: ChangeSetHeader,
         membership: Membership?,
         records: ((RecordState) throws -> Void) throws -> Void,
         report: inout MergeReport
-    ) throws {
+    ) throws -> FullCoverage? {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
         // A vault heard of is a vault held, even before any of its records: a new device that
         // imported an empty delta can export what it holds (nothing) and so be sent the rest.
@@ -32,7 +35,9 @@ extension LedgerTransaction {
         let cuts = membership.map(cuts(of:)) ?? WriteCuts()
         let now = stamps.wallClock().millis
         try store.purgeCleared(before: now - RecordStore.restorableMillis)
-        if let theirs = header.clearedThrough, cuts.counts(theirs) {
+        let heldWatermark = try store.watermark(vault).stamp
+        let theirWatermark = header.clearedThrough.flatMap { cuts.counts($0) ? $0 : nil }
+        if let theirs = theirWatermark {
             observe(theirs)
             let cleared = try store.clear(vault, through: theirs, now: now)
             if cleared > 0 {
@@ -41,6 +46,13 @@ extension LedgerTransaction {
             }
         }
         let watermark = try store.cachedWatermark(vault)
+        var coverage =
+            header.isFull
+            ? FullCoverage.Check(
+                held: try store.countStored(vault: vault, changedAfter: Int64.min),
+                watermarkHeld: heldWatermark.map { held in theirWatermark.map { $0 >= held } ?? false } ?? true,
+                watermarkMoved: watermark != heldWatermark
+            ) : nil
 
         // Merged records that may settle a replacement, settled once every batch is in.
         var unsettled: [TransactionID] = []
@@ -68,6 +80,7 @@ extension LedgerTransaction {
                 for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
                 try store.noteCleared(merged.newlyCleared, now: now)
                 report.add(merged.report)
+                coverage?.add(merged)
                 worker.dispose(merged)
             }
             func mergeBatch() throws {
@@ -91,13 +104,15 @@ extension LedgerTransaction {
                     tables: try store.frameTables(),
                     path: store.path,
                     vault: vault,
-                    numbers: try store.rowNumbers(vault: vault)
+                    numbers: try store.rowNumbers(vault: vault),
+                    comparing: coverage != nil
                 )
                 if let pending = inFlight { try write(pending.job) }
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)
             }
             try records { received in
+                coverage?.see(received.id)
                 var counted = received
                 if let membership, !cuts.isEmpty,
                     try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
@@ -139,5 +154,7 @@ extension LedgerTransaction {
             now: stamps.wallClock().millis
         ).apply(&report)
         if renamed != me { stamps.adopt(renamed) }
+        // The last change number this replica used: the merge's own, if it changed anything.
+        return coverage?.result(through: store.changed ? store.changeSeq : store.changeSeq - 1)
     }
 }

@@ -23,7 +23,8 @@ final class MergeWorker: @unchecked Sendable {
         tables: FrameTables,
         path: String,
         vault: String,
-        numbers: RowNumbers
+        numbers: RowNumbers,
+        comparing: Bool
     ) -> Job {
         let job = Job()
         queue.async { [self] in
@@ -36,6 +37,7 @@ final class MergeWorker: @unchecked Sendable {
                         path: path,
                         vault: vault,
                         numbers: numbers,
+                        comparing: comparing,
                         encoder: &encoder
                     )
                 }

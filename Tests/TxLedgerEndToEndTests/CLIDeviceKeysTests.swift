@@ -215,6 +215,25 @@ struct CLIDeviceKeysTests {
         #expect(fingerprints(try await devices(desktop), "members").count == 4)
     }
 
+    /// A full file that holds every record but not the whole membership log held here is not
+    /// adopted in place of this device's own (Specs/folder-sync.md, "Adopting another device's
+    /// full file"): the device writes its own, and its change of the log reaches the others.
+    @Test func aFullFileWithoutALogChangeHeldHereIsNotAdopted() async throws {
+        try await upgradedVault()
+        let laptopID = try await thisDevice(laptop)
+        try await ok(tablet, ["devices", "rename", laptopID, "Work laptop", "--vault", "main"])
+        try await ok(laptop, ["devices", "rename", try await thisDevice(phone), "Old phone", "--vault", "main"])
+        _ = try await sync(laptop)
+        _ = try await sync(tablet)
+        _ = try await sync(laptop)
+        for device in [laptop, tablet] {
+            let names = (try await devices(device)["members"] as? [[String: Any]] ?? []).compactMap {
+                $0["name"] as? String
+            }
+            #expect(Set(names).isSuperset(of: ["Work laptop", "Old phone"]), "\(device.db): \(names)")
+        }
+    }
+
     @Test func twoDevicesRemovingEachOtherConvergeEverywhere() async throws {
         try await upgradedVault()
         let (laptopID, tabletID) = (try await thisDevice(laptop), try await thisDevice(tablet))

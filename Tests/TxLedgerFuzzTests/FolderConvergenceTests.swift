@@ -29,7 +29,8 @@ struct FolderConvergenceTests {
                     #expect(held.contains(id), "\(id) recorded on device \(device) was lost")
                 }
 
-                // Bounded: each writer's files weigh at most one full change set and a half.
+                // Bounded: each writer's files weigh at most one full change set and a half (a lost
+                // device's stay as they were).
                 let path = run.folder.url.path
                 let files = try await first.read { try $0.folderFiles(path) }
                 let full = try TemporaryDirectory()
@@ -43,6 +44,18 @@ struct FolderConvergenceTests {
                 #expect(
                     total <= writers * fullSize * 3 / 2,
                     "\(total) bytes for \(writers) writers, full change set \(fullSize): \(files.map { "\($0.origin) \($0.since)-\($0.through) \($0.size)\($0.written ? " w" : "")" })"
+                )
+                // Once the devices in use have synced a few rounds, they share one full file: at
+                // most one of theirs is in the folder (none when they adopted a lost device's),
+                // with each one's later files at most half of one (folder-sync.md, "Adopting
+                // another device's full file").
+                var inUse: Set<ReplicaID> = []
+                for device in run.active { inUse.insert(run.devices[device].ledger.replicaID) }
+                let theirs = files.filter { inUse.contains($0.origin) }
+                #expect(theirs.filter(\.isFull).count <= 1, "\(theirs)")
+                #expect(
+                    theirs.map(\.size).reduce(0, +) <= fullSize + run.active.count * fullSize / 2,
+                    "\(theirs.map(\.size)) bytes for \(run.active.count) devices, full change set \(fullSize)"
                 )
             } catch {
                 Issue.record(error)

@@ -320,6 +320,20 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v13: shared full files") { db in
+            // Per file of a sync folder: another device's full file this replica keeps in place
+            // of its own (the change number of the merge that proved it held everything), or
+            // one its next full file should hold (folder-sync.md, "Adopting another device's
+            // full file"). The other devices' full files already read count as the latter, so
+            // that the first sync after the upgrade writes one full file the others can adopt.
+            try db.execute(
+                sql: """
+                    ALTER TABLE folder_file ADD COLUMN covers_through INTEGER;
+                    ALTER TABLE folder_file ADD COLUMN rival INTEGER NOT NULL DEFAULT 0 CHECK (rival IN (0, 1));
+                    UPDATE folder_file SET rival = 1 WHERE written = 0 AND since_seq = 0;
+                    """
+            )
+        }
         return migrator
     }
 }

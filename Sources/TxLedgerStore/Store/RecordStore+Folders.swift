@@ -23,22 +23,45 @@ extension RecordStore {
                 since: row["since_seq"],
                 through: row["through_seq"],
                 written: row["written"],
-                membership: (row["membership"] as Data?).map { Array($0) }
+                membership: (row["membership"] as Data?).map { Array($0) },
+                coversThrough: row["covers_through"],
+                rival: row["rival"]
             )
         }
     }
 
+    /// Remembers `file`; one this replica adopts (`coversThrough`) is the only one of its vault
+    /// it keeps adopted, so that its later files never build on an older one.
     package func rememberFolderFile(_ folder: String, _ file: FolderFile) throws {
+        if file.coversThrough != nil {
+            try db.execute(
+                sql: "UPDATE folder_file SET covers_through = NULL WHERE folder = ? AND vault_id = ?",
+                arguments: [folder, file.vault]
+            )
+        }
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO folder_file
-                    (folder, name, size, vault_id, origin, since_seq, through_seq, written, membership)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (folder, name, size, vault_id, origin, since_seq, through_seq, written, membership,
+                    covers_through, rival)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 folder, file.name, file.size, file.vault, file.origin.rawValue, file.since, file.through, file.written,
-                file.membership.map { Data($0) },
+                file.membership.map { Data($0) }, file.coversThrough, file.rival,
             ]
+        )
+    }
+
+    /// Notes that this replica wrote a full file of `vault` in `folder`: it holds the rivals,
+    /// and its later files build on it, not on a file it adopted before.
+    package func noteFullFileWritten(_ folder: String, vault: String) throws {
+        try db.execute(
+            sql: """
+                UPDATE folder_file SET rival = 0, covers_through = NULL
+                WHERE folder = ? AND vault_id = ? AND (rival = 1 OR covers_through IS NOT NULL)
+                """,
+            arguments: [folder, vault]
         )
     }
 

@@ -12,8 +12,9 @@ package final class RecordStore {
     package let path: String
     /// The change sequence number of the write transaction (0 for reads).
     package let changeSeq: Int64
-    /// Whether this transaction changed anything, i.e. used `changeSeq`.
-    private(set) var changed = false
+    /// Whether this transaction changed anything, i.e. used `changeSeq` (if not, the next
+    /// write transaction gets the same number).
+    package private(set) var changed = false
     /// Chain numbers already resolved in this transaction.
     private var chainNumbers: [String: Int64] = [:]
     /// Whether `chainNumbers` holds every chain of the file (`rowNumbers`).

@@ -1,0 +1,69 @@
+import TxLedgerCore
+
+/// What merging a full change set proved: that it held, record by record, everything this
+/// replica held of the vault before the merge, so that a device may keep it in a shared folder
+/// in place of a full file of its own (Specs/folder-sync.md, "Adopting another device's full
+/// file"). Worked out from the merge itself, never from what the file says of itself.
+package struct FullCoverage: Sendable, Equatable {
+    /// The merge's change sequence number: this replica's changes after it are those the file
+    /// may not hold.
+    package let through: Int64
+    /// Whether the file held more than this replica (the merge changed a record or the
+    /// watermark); if not, it held exactly what this replica held.
+    package let holdsMore: Bool
+    /// For a vault with device keys, the digest of the membership log the file carried, which
+    /// is then this replica's whole log (`MembershipLog.digest`); `nil` without device keys.
+    package var membership: [UInt8]?
+
+    /// This coverage, of a file that carried the membership log whose digest is `log`.
+    func under(_ log: [UInt8]) -> FullCoverage {
+        var covered = self
+        covered.membership = log
+        return covered
+    }
+
+    /// The counts a merge keeps to decide it.
+    struct Check {
+        /// The vault's records held before the merge (after the change set's watermark).
+        let held: Int
+        /// Whether this replica's watermark was at or before the change set's, which counted.
+        let watermarkHeld: Bool
+        /// Whether the watermark moved.
+        let watermarkMoved: Bool
+        private var last: TransactionID?
+        /// Whether the change set's ids came in increasing order: a file that names a record
+        /// twice cannot count it twice.
+        private var increasing = true
+        /// Received states whose record was held here.
+        private var matched = 0
+        /// Of those, the ones whose stored state held something the received one did not.
+        private var storedAhead = 0
+        /// Rows the merge wrote.
+        private var written = 0
+
+        init(held: Int, watermarkHeld: Bool, watermarkMoved: Bool) {
+            self.held = held
+            self.watermarkHeld = watermarkHeld
+            self.watermarkMoved = watermarkMoved
+        }
+
+        /// Notes the next received record's id, in the change set's order.
+        mutating func see(_ id: TransactionID) {
+            if let last, id <= last { increasing = false }
+            last = id
+        }
+
+        /// Adds a merged batch's counts.
+        mutating func add(_ batch: BatchMerge) {
+            matched += batch.matched
+            storedAhead += batch.storedAhead
+            written += batch.writes.count
+        }
+
+        /// The coverage, if the change set held everything this replica held.
+        func result(through: Int64) -> FullCoverage? {
+            guard increasing, watermarkHeld, storedAhead == 0, matched == held else { return nil }
+            return FullCoverage(through: through, holdsMore: written > 0 || watermarkMoved, membership: nil)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import TxLedger
+@testable import TxLedgerBundle
+@testable import TxLedgerCore
+@testable import TxLedgerReplication
+@testable import TxLedgerTestSupport
+
+/// Whether a full change set held everything its reader held (Specs/folder-sync.md, "Adopting
+/// another device's full file") is proved by the merge, record by record: a file that leaves
+/// out a record, holds an older state of one, names one twice, or is behind the reader's
+/// watermark does not cover it, whatever it says of itself.
+@Suite struct FullCoverageTests {
+    let folder: TemporaryDirectory
+    let reader: TestLedger
+    let secret = BundleSecret.syncKey(.generate())
+    /// The reader's records, in id order, as it holds them.
+    let held: [RecordState]
+    static let writer = ReplicaID(rawValue: 7)
+
+    init() async throws {
+        (folder, reader) = (try TemporaryDirectory(), try await TestLedger())
+        try await reader.ledger.record(try (1...4).map { try Fixture.minimalSend(hash: $0) })
+        held = try await reader.ledger.changes(vault: "vault-1").records.sorted { $0.id < $1.id }
+    }
+
+    /// Imports a full change set of `records` (in the order given) written by another replica.
+    func coverage(
+        _ records: [RecordState],
+        clearedThrough: Stamp? = nil,
+        since: Int64 = 0
+    ) async throws
+        -> FullCoverage?
+    {
+        var encoder = PayloadEncoder()
+        encoder.encode(
+            ChangeSetHeader(
+                vaultId: "vault-1",
+                origin: Self.writer,
+                since: since,
+                through: since + 1,
+                knowledge: [:],
+                clearedThrough: clearedThrough
+            )
+        )
+        for record in records { encoder.encode(record) }
+        let path = try await BundleFixture.seal(encoder.bytes, with: secret, in: folder)
+        let imported = try await reader.ledger.database.importBundle(
+            at: path,
+            credentials: BundleCredentials(device: nil, secret: secret),
+            admitting: { _ in true }
+        )
+        return try #require(imported).coverage
+    }
+
+    /// Another record, written elsewhere.
+    func other(_ hash: Int) async throws -> RecordState {
+        let elsewhere = try await TestLedger()
+        let record = try Fixture.minimalSend(hash: hash)
+        try await elsewhere.ledger.record(record)
+        return try #require(try await elsewhere.ledger.state(record.id))
+    }
+
+    @Test func aFileHoldingExactlyWhatIsHeldCoversItAndHoldsNothingMore() async throws {
+        let covered = try #require(try await coverage(held))
+        #expect(!covered.holdsMore && covered.membership == nil)
+    }
+
+    @Test func aFileHoldingMoreCoversAndSaysSo() async throws {
+        let more = (held + [try await other(100)]).sorted { $0.id < $1.id }
+        #expect(try await coverage(more)?.holdsMore == true)
+    }
+
+    @Test func aFileWithoutOneRecordDoesNotCover() async throws {
+        #expect(try await coverage(Array(held.dropLast())) == nil)
+        // Nor with another record in its place: the count is of the reader's records.
+        let swapped = (held.dropLast() + [try await other(100)]).sorted { $0.id < $1.id }
+        #expect(try await coverage(swapped) == nil)
+    }
+
+    @Test func aFileNamingARecordTwiceInPlaceOfAnotherDoesNotCover() async throws {
+        var twice = held
+        twice[2] = twice[1]
+        #expect(try await coverage(twice) == nil)
+        #expect(try await coverage(held.reversed()) == nil, "ids must come in increasing order")
+    }
+
+    @Test func aFileWithAnOlderStateOfARecordDoesNotCover() async throws {
+        reader.clock.advance(by: 1)
+        try await reader.ledger.setNote("newer here", for: held[0].id)
+        #expect(try await coverage(held) == nil)
+        // The file that holds the note covers.
+        let now = try await reader.ledger.changes(vault: "vault-1").records.sorted { $0.id < $1.id }
+        #expect(try await coverage(now) != nil)
+    }
+
+    @Test func aDeltaNeverCovers() async throws {
+        #expect(try await coverage(held, since: 5) == nil)
+    }
+
+    @Test func aFileBehindTheReadersWatermarkDoesNotCover() async throws {
+        // A watermark (an older version's clear) before every record: it clears nothing here.
+        let watermark = Stamp(millis: 1, replica: Self.writer)
+        #expect(try await coverage(held, clearedThrough: watermark) != nil)
+        #expect(try await coverage(held, clearedThrough: nil) == nil)
+        #expect(try await coverage(held, clearedThrough: watermark) != nil)
+    }
+}
