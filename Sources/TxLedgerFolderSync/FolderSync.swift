@@ -136,6 +136,7 @@ package struct FolderSync {
                         credentials: credentials,
                         vaults: vaults.map { Array($0) } ?? [],
                         followingLinks: false,
+                        folder: FolderRead(points: filesPoints()),
                         admitting: { vaults?.contains($0.vaultId) ?? true }
                     ),
                     let changes = imported.info.changes
@@ -185,6 +186,20 @@ package struct FolderSync {
             membership: adopted ? coverage.membership : nil,
             coversThrough: adopted ? coverage.through : nil
         )
+    }
+
+    /// Per vault, the change number through which this replica's changes are in files of the
+    /// folder (its latest file's `through`, or the point of the file it adopted, whichever is
+    /// later): a full file that holds every record this replica has not changed after it
+    /// covers it, and its next delta starts there (folder-sync.md).
+    private func filesPoints() -> [String: Int64] {
+        let me = database.replicaID
+        var points: [String: Int64] = [:]
+        for file in known.values {
+            let point = file.written && file.origin == me ? file.through : file.coversThrough
+            if let point, point > 0 { points[file.vault] = max(points[file.vault] ?? 0, point) }
+        }
+        return points
     }
 
     /// Reads another device's membership notice (each sync: it is replaced in place), and

@@ -30,9 +30,12 @@ struct BatchMerge: Sendable {
     /// `RecordStore.noteCleared`).
     private(set) var newlyCleared: [TransactionID] = []
     /// With `comparing`: received states whose record was stored here, and of those the ones
-    /// whose stored state held something the received one did not (`FullCoverage`).
+    /// whose stored state held something the received one did not (`FullCoverage`); the same
+    /// of the rows last changed at or before `comparing`'s change number.
     private(set) var matched = 0
     private(set) var storedAhead = 0
+    private(set) var matchedUpToPoint = 0
+    private(set) var storedAheadUpToPoint = 0
 
     /// Misses in a row after which a batch stops comparing received states with their rows.
     static let comparisonsMissed = 8
@@ -41,7 +44,8 @@ struct BatchMerge: Sendable {
     ///   - batch: received states, already filtered by the vault's watermark.
     ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
     ///   - numbers: what the rows of `vault` are made with, its watermark among them.
-    ///   - comparing: whether to count how the received states compare with the stored ones.
+    ///   - comparing: whether to count how the received states compare with the stored ones,
+    ///     and the change number up to which to count them apart (`Int64.min`: none).
     /// - Throws: `LedgerError.invalidInput` if a stored record of one of these ids belongs to
     ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
     init(
@@ -51,7 +55,7 @@ struct BatchMerge: Sendable {
         path: String,
         vault: String,
         numbers: RowNumbers,
-        comparing: Bool,
+        comparing: Int64?,
         encoder: inout FrameEncoder
     ) throws {
         // A received state that its stored row holds byte for byte changes nothing: it is
@@ -74,7 +78,7 @@ struct BatchMerge: Sendable {
             }
             missed = 0
             held.insert(incoming.id)
-            matched += 1
+            count(row, ahead: false, up: comparing)
             report.registersUnchanged += RecordMerge.registerCount
             report.recordsUnchanged += 1
         }
@@ -95,9 +99,8 @@ struct BatchMerge: Sendable {
                 )
             }
             let merge = RecordMerge(local: local, incoming: incoming, watermark: numbers.watermark)
-            if comparing, let local {
-                matched += 1
-                if (merge.result ?? local) != incoming { storedAhead += 1 }
+            if let local, let row = rowsByID[incoming.id] {
+                count(row, ahead: (merge.result ?? local) != incoming, up: comparing)
             }
             if let result = merge.result {
                 if local?.status != result.status || local?.replacedID != result.replacedID {
@@ -120,5 +123,17 @@ struct BatchMerge: Sendable {
             return before[id].map { RecordRow.sameFactsColumns($0, state) } == true ? .registers(row) : .row(row)
         }
         added = encoder.takeAddedEntries()
+    }
+
+    /// Counts a received state whose record was stored here in `row` (`FullCoverage`).
+    private mutating func count(_ row: StoredRow, ahead: @autoclosure () -> Bool, up point: Int64?) {
+        guard let point else { return }
+        let isAhead = ahead()
+        matched += 1
+        if isAhead { storedAhead += 1 }
+        if let seq = row.changeSeq, seq <= point {
+            matchedUpToPoint += 1
+            if isAhead { storedAheadUpToPoint += 1 }
+        }
     }
 }

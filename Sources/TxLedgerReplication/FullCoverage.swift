@@ -1,12 +1,13 @@
 import TxLedgerCore
 
 /// What merging a full change set proved: that it held, record by record, everything this
-/// replica held of the vault before the merge, so that a device may keep it in a shared folder
-/// in place of a full file of its own (Specs/folder-sync.md, "Adopting another device's full
-/// file"). Worked out from the merge itself, never from what the file says of itself.
+/// replica held of the vault before the merge, or at least every record this replica had not
+/// changed after a given change number (its last file's), so that a device may keep it in a
+/// shared folder in place of a full file of its own (Specs/folder-sync.md, "Adopting another
+/// device's full file"). Worked out from the merge itself, never from what the file says.
 package struct FullCoverage: Sendable, Equatable {
-    /// The merge's change sequence number: this replica's changes after it are those the file
-    /// may not hold.
+    /// This replica's change sequence number after which its changes are those the file may
+    /// not hold: the merge's own when the file held everything, else the given one.
     package let through: Int64
     /// Whether the file held more than this replica (the merge changed a record or the
     /// watermark); if not, it held exactly what this replica held.
@@ -24,8 +25,11 @@ package struct FullCoverage: Sendable, Equatable {
 
     /// The counts a merge keeps to decide it.
     struct Check {
-        /// The vault's records held before the merge (after the change set's watermark).
+        /// The vault's records held before the merge (after the change set's watermark), and
+        /// of those, the ones last changed at or before `point`, if one is given.
         let held: Int
+        let point: Int64?
+        let heldUpToPoint: Int
         /// Whether this replica's watermark was at or before the change set's, which counted.
         let watermarkHeld: Bool
         /// Whether the watermark moved.
@@ -38,11 +42,16 @@ package struct FullCoverage: Sendable, Equatable {
         private var matched = 0
         /// Of those, the ones whose stored state held something the received one did not.
         private var storedAhead = 0
+        /// The same, of the rows last changed at or before `point`.
+        private var matchedUpToPoint = 0
+        private var storedAheadUpToPoint = 0
         /// Rows the merge wrote.
         private var written = 0
 
-        init(held: Int, watermarkHeld: Bool, watermarkMoved: Bool) {
+        init(held: Int, point: Int64?, heldUpToPoint: Int, watermarkHeld: Bool, watermarkMoved: Bool) {
             self.held = held
+            self.point = point
+            self.heldUpToPoint = heldUpToPoint
             self.watermarkHeld = watermarkHeld
             self.watermarkMoved = watermarkMoved
         }
@@ -57,13 +66,21 @@ package struct FullCoverage: Sendable, Equatable {
         mutating func add(_ batch: BatchMerge) {
             matched += batch.matched
             storedAhead += batch.storedAhead
+            matchedUpToPoint += batch.matchedUpToPoint
+            storedAheadUpToPoint += batch.storedAheadUpToPoint
             written += batch.writes.count
         }
 
-        /// The coverage, if the change set held everything this replica held.
+        /// The coverage, if the change set held everything this replica held (`through` is then
+        /// the merge's change number), or everything it had not changed after `point`.
         func result(through: Int64) -> FullCoverage? {
-            guard increasing, watermarkHeld, storedAhead == 0, matched == held else { return nil }
-            return FullCoverage(through: through, holdsMore: written > 0 || watermarkMoved, membership: nil)
+            guard increasing, watermarkHeld else { return nil }
+            let holdsMore = written > 0 || watermarkMoved
+            if storedAhead == 0, matched == held {
+                return FullCoverage(through: through, holdsMore: holdsMore, membership: nil)
+            }
+            guard let point, storedAheadUpToPoint == 0, matchedUpToPoint == heldUpToPoint else { return nil }
+            return FullCoverage(through: point, holdsMore: holdsMore, membership: nil)
         }
     }
 }

@@ -13,6 +13,10 @@ struct KnowledgeMerge {
     let made: Int64
     /// The wall clock, in milliseconds: when the origin was heard from.
     let now: Int64
+    /// Whether a delta that starts after what this replica holds of its origin continues it
+    /// anyway: read from a shared folder, whose other files hold the origin's earlier changes
+    /// (`FolderRead`).
+    let bridgesGaps: Bool
 
     /// - Returns: the replica id to use from now on: a new one when the change set shows that
     ///   this file was restored from a backup or copied to another device.
@@ -71,7 +75,7 @@ struct KnowledgeMerge {
             if !sameLine || header.through >= origin.haveSeq {
                 (origin.haveSeq, origin.haveEpoch) = (header.through, latest)
             }
-        } else if sameLine && header.since <= origin.haveSeq {
+        } else if sameLine && (header.since <= origin.haveSeq || bridgesGaps) {
             if header.through >= origin.haveSeq { (origin.haveSeq, origin.haveEpoch) = (header.through, latest) }
         } else {
             report.gaps.append(

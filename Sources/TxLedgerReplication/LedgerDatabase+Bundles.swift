@@ -88,13 +88,14 @@ extension LedgerDatabase {
     /// the secret derives for one of the ledger's vaults or of `vaults`; its membership log is
     /// merged, its author must be a member and its signature must verify, and the registers
     /// its vault's cuts refuse are set aside. A file of an older format is refused for a vault
-    /// with device keys here.
+    /// with device keys here. `folder`: a file of a shared folder (`FolderRead`).
     package func importBundle(
         at path: String,
         credentials: BundleCredentials,
         vaults: [String] = [],
         followingLinks: Bool = true,
         progress: (@Sendable (BundleProgress) -> Void)? = nil,
+        folder: FolderRead? = nil,
         admitting: @escaping @Sendable (ChangeSetHeader) -> Bool
     ) async throws -> BundleImport? {
         // The keys (Argon2id for a passphrase) and the header's checks, before the write lock.
@@ -144,6 +145,7 @@ extension LedgerDatabase {
                 coverage = try transaction.merge(
                     changes,
                     membership: admission?.membership,
+                    folder: folder,
                     records: each,
                     report: &report
                 )

@@ -9,12 +9,16 @@ extension LedgerTransaction {
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
     /// Under a `membership`, the registers its cuts refuse are set aside, not merged.
-    /// - Returns: for a full change set that held everything this replica held of the vault,
-    ///   what it proved (`FullCoverage`, without the membership); else `nil`.
+    /// - Parameter folder: for a change set read from a shared folder, what that changes
+    ///   (`FolderRead`).
+    /// - Returns: for a full change set that held everything this replica held of the vault (or,
+    ///   read from a folder, everything it had not changed after the folder's point), what it
+    ///   proved (`FullCoverage`, without the membership); else `nil`.
     @discardableResult
     mutating func merge(
         _ header: ChangeSetHeader,
         membership: Membership?,
+        folder: FolderRead? = nil,
         records: ((RecordState) throws -> Void) throws -> Void,
         report: inout MergeReport
     ) throws -> FullCoverage? {
@@ -46,10 +50,14 @@ extension LedgerTransaction {
             }
         }
         let watermark = try store.cachedWatermark(vault)
+        let held = header.isFull ? try store.countStored(vault: vault, changedAfter: Int64.min) : 0
+        let point = folder?.points[vault]
         var coverage =
             header.isFull
             ? FullCoverage.Check(
-                held: try store.countStored(vault: vault, changedAfter: Int64.min),
+                held: held,
+                point: point,
+                heldUpToPoint: try point.map { held - (try store.countStored(vault: vault, changedAfter: $0)) } ?? 0,
                 watermarkHeld: heldWatermark.map { held in theirWatermark.map { $0 >= held } ?? false } ?? true,
                 watermarkMoved: watermark != heldWatermark
             ) : nil
@@ -105,7 +113,7 @@ extension LedgerTransaction {
                     path: store.path,
                     vault: vault,
                     numbers: try store.rowNumbers(vault: vault),
-                    comparing: coverage != nil
+                    comparing: coverage.map { _ in point ?? Int64.min }
                 )
                 if let pending = inFlight { try write(pending.job) }
                 inFlight = (ids, job)
@@ -151,7 +159,8 @@ extension LedgerTransaction {
             store: store,
             me: me,
             made: store.changeSeq - 1,
-            now: stamps.wallClock().millis
+            now: stamps.wallClock().millis,
+            bridgesGaps: folder != nil
         ).apply(&report)
         if renamed != me { stamps.adopt(renamed) }
         // The last change number this replica used: the merge's own, if it changed anything.

@@ -24,7 +24,7 @@ final class MergeWorker: @unchecked Sendable {
         path: String,
         vault: String,
         numbers: RowNumbers,
-        comparing: Bool
+        comparing: Int64?
     ) -> Job {
         let job = Job()
         queue.async { [self] in

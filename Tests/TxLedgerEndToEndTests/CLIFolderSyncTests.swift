@@ -220,7 +220,8 @@ struct CLIFolderSyncTests {
         let (laptop, phone) = (device("laptop"), device("phone"))
         try await record(laptop, 1...1)
         try await sync(laptop)
-        // The phone has a record of its own, so it writes a file the laptop hears it from.
+        // The phone has a record of its own, so it writes a file the laptop hears it from
+        // (a device that adopted the laptop's full file and changed nothing writes none).
         try await record(phone, 9...9)
         try await sync(phone)
         #expect(try await sync(laptop).stderr.isEmpty)

@@ -138,6 +138,43 @@ extension FolderSyncTests {
         #expect(try await ids(b) == held)
     }
 
+    /// The full files of `vault` in the folder, by reading their headers.
+    func fullFiles() async throws -> [String] {
+        var full: [String] = []
+        for name in try files().keys where FolderFileName.kind(of: name) == .bundle {
+            if try await BundleFixture.decode(folder.path(name), secret: secret).header.isFull { full.append(name) }
+        }
+        return full
+    }
+
+    /// A device that changed records since its last file still adopts a full file that holds
+    /// everything else it holds, and writes its changes in a delta: two devices that keep
+    /// recording do not answer each other's full files with full files. (A full file is the
+    /// only one of the folder when B has synced after A compacted.)
+    @Test func aDeviceWithChangesOfItsOwnAdoptsAFullFileHoldingTheRest() async throws {
+        let (a, b) = (try await TestLedger(), try await TestLedger())
+        try await record(a, 1...20)
+        try await sync(a)
+        try await sync(b)
+        var compacted = false
+        for round in 0..<30 where !compacted {
+            try await record(a, (100 + round)...(100 + round))
+            let aSync = try await sync(a).vaults["vault-1"]
+            compacted = aSync?.filesRemoved ?? 0 > 0
+            // B records before it reads A's files, and so holds a record A's full file lacks.
+            try await record(b, (200 + round)...(200 + round))
+            let bSync = try await sync(b).vaults["vault-1"]
+            // A reads B's deltas, which start after the file B adopted, and says so: B waits
+            // on nobody in vain (Specs/crdt.md, "Peers that do not read").
+            #expect(aSync?.notReadingOurFiles.isEmpty != false && bSync?.notReadingOurFiles.isEmpty != false)
+            if compacted { #expect(try await fullFiles().count == 1, "round \(round)") }
+        }
+        #expect(compacted)
+        try await sync(a)
+        let held = try await ids(a)
+        #expect(try await ids(b) == held)
+    }
+
     /// A full file that does not hold what a device holds is a rival: the device's next full
     /// file holds both, and the rival's writer adopts it at its next sync.
     @Test func aRivalFullFileIsAnsweredWithAFullFileItsWriterAdopts() async throws {

@@ -29,7 +29,8 @@ import Testing
     func coverage(
         _ records: [RecordState],
         clearedThrough: Stamp? = nil,
-        since: Int64 = 0
+        since: Int64 = 0,
+        after point: Int64? = nil
     ) async throws
         -> FullCoverage?
     {
@@ -49,6 +50,7 @@ import Testing
         let imported = try await reader.ledger.database.importBundle(
             at: path,
             credentials: BundleCredentials(device: nil, secret: secret),
+            folder: point.map { FolderRead(points: ["vault-1": $0]) },
             admitting: { _ in true }
         )
         return try #require(imported).coverage
@@ -105,5 +107,22 @@ import Testing
         #expect(try await coverage(held, clearedThrough: watermark) != nil)
         #expect(try await coverage(held, clearedThrough: nil) == nil)
         #expect(try await coverage(held, clearedThrough: watermark) != nil)
+    }
+
+    /// Given the change number of the reader's last file, a file covers it when it holds every
+    /// record the reader has not changed after that number: the reader's later changes go in
+    /// its next delta. A record held up to that number and missing still fails it.
+    @Test func aFileHoldingEverythingUpToTheReadersLastFileCoversAfterIt() async throws {
+        let point = try await reader.ledger.changes(vault: "vault-1").header.through
+        reader.clock.advance(by: 1)
+        try await reader.ledger.record(try Fixture.minimalSend(hash: 5))
+        try await reader.ledger.setNote("changed after", for: held[0].id)
+        #expect(try await coverage(held) == nil)
+        let covered = try #require(try await coverage(held, after: point))
+        #expect(covered.through == point)
+        #expect(try await coverage(Array(held.dropLast()), after: point) == nil)
+        // A file that holds everything still covers at the merge's own change number.
+        let now = try await reader.ledger.changes(vault: "vault-1").records.sorted { $0.id < $1.id }
+        #expect(try #require(try await coverage(now, after: point)).through > point)
     }
 }

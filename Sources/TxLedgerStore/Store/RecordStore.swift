@@ -354,7 +354,8 @@ package final class RecordStore {
     package func fetchStoredRows(ids: [TransactionID]) throws -> [StoredRow] {
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let sql = "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id IN (\(marks))"
+        let sql =
+            "SELECT \(RecordRow.selection), record.change_seq FROM \(RecordRow.source) WHERE record.id IN (\(marks))"
         let statement = try db.cachedStatement(sql: sql)
         var rows: [StoredRow] = []
         let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(ids.map { Data($0.bytes) }))

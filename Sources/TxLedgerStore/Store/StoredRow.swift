@@ -10,6 +10,8 @@ package struct StoredRow: Sendable {
     private let vault: String?
     private let frame: [UInt8]?
     private let time: Int64?
+    /// The row's change sequence number, where the query reads it (`fetchStoredRows`).
+    package let changeSeq: Int64?
 
     /// The row `statement` stands on, read through the SQLite C API: a value of another type
     /// than its column's is read as missing.
@@ -35,6 +37,9 @@ package struct StoredRow: Sendable {
             ) : nil
         frame = bytes(2).map(Array.init)
         time = sqlite3_column_type(handle, 3) == SQLITE_INTEGER ? sqlite3_column_int64(handle, 3) : nil
+        changeSeq =
+            sqlite3_column_count(handle) > 4 && sqlite3_column_type(handle, 4) == SQLITE_INTEGER
+            ? sqlite3_column_int64(handle, 4) : nil
     }
 
     /// The id the row is stored under (checked against its facts when it is decoded).
