@@ -9,8 +9,9 @@ package struct FullCoverage: Sendable, Equatable {
     /// This replica's change sequence number after which its changes are those the file may
     /// not hold: the merge's own when the file held everything, else the given one.
     package let through: Int64
-    /// Whether the file held more than this replica (the merge changed a record or the
-    /// watermark); if not, it held exactly what this replica held.
+    /// Whether the file held everything this replica held, and more (the merge changed a record
+    /// or the watermark); `false` for one that held exactly that, or that covers only up to the
+    /// given change number.
     package let holdsMore: Bool
     /// For a vault with device keys, the digest of the membership log the file carried, which
     /// is then this replica's whole log (`MembershipLog.digest`); `nil` without device keys.
@@ -80,7 +81,9 @@ package struct FullCoverage: Sendable, Equatable {
                 return FullCoverage(through: through, holdsMore: holdsMore, membership: nil)
             }
             guard let point, storedAheadUpToPoint == 0, matchedUpToPoint == heldUpToPoint else { return nil }
-            return FullCoverage(through: point, holdsMore: holdsMore, membership: nil)
+            // Not "more": it may lack what changed here after the point, and its writer may find
+            // this device's full file covering it the same way (then only names decide).
+            return FullCoverage(through: point, holdsMore: false, membership: nil)
         }
     }
 }

@@ -124,5 +124,10 @@ import Testing
         // A file that holds everything still covers at the merge's own change number.
         let now = try await reader.ledger.changes(vault: "vault-1").records.sorted { $0.id < $1.id }
         #expect(try #require(try await coverage(now, after: point)).through > point)
+        // One that covers only after the point never holds "more", even when it brings a record:
+        // its writer may find this reader's full file covering it the same way.
+        let more = (held + [try await other(100)]).sorted { $0.id < $1.id }
+        let relaxed = try #require(try await coverage(more, after: point))
+        #expect(relaxed.through == point && !relaxed.holdsMore)
     }
 }
