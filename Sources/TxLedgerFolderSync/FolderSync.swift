@@ -277,7 +277,7 @@ package struct FolderSync {
         let ownFull = mine.last(where: \.isFull)
         // The latest adoption (the store keeps only that one; this sync may have made several).
         let adopted = known.values.filter { $0.vault == vault && $0.coversThrough != nil }.max {
-            $0.coversThrough! < $1.coversThrough!
+            ($0.coversThrough ?? 0) < ($1.coversThrough ?? 0)
         }
         var base = FolderBase.latest(own: ownFull, adopted: adopted, membership: membership)
         let membershipChanged = base == nil && membership != nil

@@ -11,8 +11,8 @@ extension LedgerTransaction {
     /// Under a `membership`, the registers its cuts refuse are set aside, not merged.
     /// - Parameter folder: for a change set read from a shared folder, what that changes
     ///   (`FolderRead`).
-    /// - Returns: for a full change set that held everything this replica held of the vault (or,
-    ///   read from a folder, everything it had not changed after the folder's point), what it
+    /// - Returns: for a full change set read from a folder that held everything this replica
+    ///   held of the vault (or everything it had not changed after the folder's point), what it
     ///   proved (`FullCoverage`, without the membership); else `nil`.
     @discardableResult
     mutating func merge(
@@ -50,10 +50,13 @@ extension LedgerTransaction {
             }
         }
         let watermark = try store.cachedWatermark(vault)
-        let held = header.isFull ? try store.countStored(vault: vault, changedAfter: Int64.min) : 0
+        // Only a sync folder asks whether a full change set covers this replica: an import or a
+        // merge pays neither the counts nor the comparisons.
+        let asksCoverage = header.isFull && folder != nil
+        let held = asksCoverage ? try store.countStored(vault: vault, changedAfter: Int64.min) : 0
         let point = folder?.points[vault]
         var coverage =
-            header.isFull
+            asksCoverage
             ? FullCoverage.Check(
                 held: held,
                 point: point,

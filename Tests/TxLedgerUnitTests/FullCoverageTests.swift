@@ -50,7 +50,7 @@ import Testing
         let imported = try await reader.ledger.database.importBundle(
             at: path,
             credentials: BundleCredentials(device: nil, secret: secret),
-            folder: point.map { FolderRead(points: ["vault-1": $0]) },
+            folder: FolderRead(points: point.map { ["vault-1": $0] } ?? [:]),
             admitting: { _ in true }
         )
         return try #require(imported).coverage
