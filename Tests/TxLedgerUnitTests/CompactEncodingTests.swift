@@ -54,6 +54,25 @@ import Testing
         }
     }
 
+    /// The reader decides on the bytes whether a hex form is the text's own; it must agree with
+    /// the spec's rule on the text those bytes stand for, for every form and short byte string.
+    @Test func theReaderAcceptsExactlyTheTextsWrittenInTheirOwnForm() throws {
+        let interesting: [UInt8] = [0x00, 0x09, 0x0a, 0x12, 0x30, 0x78, 0x90, 0xa0, 0xab, 0xff]
+        var strings: [[UInt8]] = [[]]
+        for length in 1...2 {
+            strings += strings.filter { $0.count == length - 1 }.flatMap { prefix in interesting.map { prefix + [$0] } }
+        }
+        for bytes in strings {
+            for form in [CompactText.Form.prefixedLowerHex, .lowerHex, .upperHex] {
+                let text = bytes.withUnsafeBufferPointer { CompactText.text($0, form: form) }
+                let written = [UInt8(bytes.count << 2 | Int(form.rawValue))] + bytes
+                let read = try? read(written) { try $0.readCompactText(limit: 100) }
+                #expect((read != nil) == (Self.specForm(text) == form), "\(bytes) in form \(form)")
+                if let read { #expect(read == text) }
+            }
+        }
+    }
+
     @Test func aTextInAnotherFormThanItsOwnIsRefused() {
         let notCompact = BundleError.malformedContent("a text is not in its compact form")
         // "ab" written as UTF-8, "12" as uppercase hex, "0x" as prefixed hex of no bytes, "0xab" as UTF-8.

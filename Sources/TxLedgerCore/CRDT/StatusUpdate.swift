@@ -68,14 +68,14 @@ public struct StatusUpdate: Hashable, Sendable {
         for (key, value) in Self.details(block: blockNumber, feePaid: feePaid, replacedBy: replacedBy) {
             guard given.updateValue(value, forKey: key) == nil else { throw refuse(key, "is given twice") }
         }
-        if let unknown = given.keys.sorted().first(where: { !Self.detailKeys.contains($0) }) {
+        if !given.isEmpty, let unknown = given.keys.sorted().first(where: { !Self.detailKeys.contains($0) }) {
             throw refuse(
                 String(unknown.prefix(40)),
                 "is not a status detail (\(Self.detailKeys.joined(separator: ", ")))"
             )
         }
         var checked: [String: String] = [:]
-        for field in RecordField.statusDetails {
+        for field in RecordField.statusDetails where !given.isEmpty {
             guard let value = given[field.key], let rule = field.statusDetail else { continue }
             guard rule.admits(status, evidence) else { throw refuse(field.key, rule.refusal) }
             checked[field.key] = try rule.validated(value, key: field.key)

@@ -27,9 +27,9 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// A stamp read from outside (a bundle, another replica's file), checked to be between 1970
     /// and 3000; `field` names it in the error.
-    package static func received(time: Int64, replica: ReplicaID, field: String) throws -> Stamp {
+    package static func received(time: Int64, replica: ReplicaID, field: @autoclosure () -> String) throws -> Stamp {
         guard (0...latestTime).contains(time) else {
-            throw LedgerError.invalidInput(field: field, reason: "stamp time \(time) is not between 1970 and 3000")
+            throw LedgerError.invalidInput(field: field(), reason: "stamp time \(time) is not between 1970 and 3000")
         }
         return Stamp(time: time, replica: replica)
     }

@@ -53,16 +53,36 @@ enum CompactText {
     private static let lowerDigits = Array("0123456789abcdef".utf8), upperDigits = Array("0123456789ABCDEF".utf8)
 
     /// The text that `bytes` in `form` stand for.
-    static func text(_ bytes: [UInt8], form: Form) -> String {
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, form: Form) -> String {
         guard form != .utf8 else { return String(decoding: bytes, as: UTF8.self) }
         let alphabet = form == .upperHex ? upperDigits : lowerDigits
-        var utf8 = form == .prefixedLowerHex ? prefix : []
-        utf8.reserveCapacity(utf8.count + 2 * bytes.count)
-        for byte in bytes {
-            utf8.append(alphabet[Int(byte >> 4)])
-            utf8.append(alphabet[Int(byte & 0x0F)])
+        let prefixed = form == .prefixedLowerHex
+        return String(unsafeUninitializedCapacity: (prefixed ? 2 : 0) + 2 * bytes.count) { utf8 in
+            var index = 0
+            if prefixed {
+                utf8[0] = UInt8(ascii: "0")
+                utf8[1] = UInt8(ascii: "x")
+                index = 2
+            }
+            for byte in bytes {
+                utf8[index] = alphabet[Int(byte >> 4)]
+                utf8[index + 1] = alphabet[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
         }
-        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Whether `bytes` in the hex form `form` is how a writer writes the text they stand for
+    /// (the text's `form(of:)` is `form`), decided on the bytes: a prefixed or lowercase one
+    /// holds a byte (an empty text is UTF-8), and an uppercase one a letter (digits alone are
+    /// lowercase hex).
+    static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>, hex form: Form) -> Bool {
+        switch form {
+        case .utf8: preconditionFailure("a hex form")
+        case .prefixedLowerHex, .lowerHex: return !bytes.isEmpty
+        case .upperHex: return bytes.contains { $0 >> 4 >= 10 || $0 & 0x0F >= 10 }
+        }
     }
 }
 
@@ -98,21 +118,20 @@ extension PayloadSource {
             throw BundleError.malformedContent("a text length \(length) exceeds \(limit)")
         }
         let form = CompactText.Form(rawValue: UInt8(head & 3))!  // two bits: each value is a form
-        let bytes = try readBytes(Int(length))
-        let text: String
-        let written: CompactText.Form
-        if form == .utf8 {
-            guard let valid = String(validating: bytes, as: UTF8.self) else {
-                throw BundleError.malformedContent("a text is not valid UTF-8")
+        return try withNextBytes(Int(length)) { bytes in
+            if form == .utf8 {
+                guard let text = String(validUTF8: bytes) else {
+                    throw BundleError.malformedContent("a text is not valid UTF-8")
+                }
+                guard CompactText.form(of: bytes) == .utf8 else {
+                    throw BundleError.malformedContent("a text is not in its compact form")
+                }
+                return text
             }
-            text = valid
-            written = bytes.withUnsafeBufferPointer(CompactText.form(of:))
-        } else {
-            var hex = CompactText.text(bytes, form: form)
-            written = hex.withUTF8(CompactText.form(of:))
-            text = hex
+            guard CompactText.isCanonical(bytes, hex: form) else {
+                throw BundleError.malformedContent("a text is not in its compact form")
+            }
+            return CompactText.text(bytes, form: form)
         }
-        guard written == form else { throw BundleError.malformedContent("a text is not in its compact form") }
-        return text
     }
 }

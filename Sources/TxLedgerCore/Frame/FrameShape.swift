@@ -6,35 +6,40 @@ enum FrameShape {
     /// - Throws: `BundleError.malformedContent` naming record `index` and what is wrong.
     static func check(_ fields: RecordFields, record index: Int) throws {
         func fail(_ reason: String) -> BundleError { .malformedContent("record \(index): \(reason)") }
-        for field in RecordField.all {
-            if case .text("")? = fields[field] {
-                throw fail("\(field.name) is empty (an absent field is left out)")
-            }
+        if let empty = fields.firstEmptyText {
+            throw fail("\(empty.name) is empty (an absent field is left out)")
         }
-        for register in RecordRegister.allCases {
-            let hasTime = fields[register.stamp.time] != nil
-            let hasReplica = fields[register.stamp.replica] != nil
+        for register in registers {
+            let hasTime = fields.has(register.stamp.time)
+            let hasReplica = fields.has(register.stamp.replica)
             guard hasTime == hasReplica else {
                 throw fail(
-                    "the \(register.rawValue) stamp has its \(hasTime ? "time" : "replica") without its \(hasTime ? "replica" : "time")"
+                    "the \(register.name) stamp has its \(hasTime ? "time" : "replica") without its \(hasTime ? "replica" : "time")"
                 )
             }
             if hasTime {
-                if let missing = register.required.first(where: { fields[$0] == nil }) {
-                    throw fail("the \(register.rawValue) register has no \(missing.name)")
+                if let missing = register.required.first(where: { !fields.has($0) }) {
+                    throw fail("the \(register.name) register has no \(missing.name)")
                 }
-            } else if let stray = register.values.first(where: { fields[$0] != nil }) {
-                throw fail("\(stray.name) comes without the \(register.rawValue) register's stamp")
+            } else if let stray = register.values.first(where: fields.has) {
+                throw fail("\(stray.name) comes without the \(register.name) register's stamp")
             }
         }
         if case let .text(name)? = fields[.kind], let kind = TransactionKind(rawValue: name),
-            let stray = RecordField.all
-                .filter({ $0.onlyOf != nil && $0.onlyOf != kind && fields[$0] != nil })
-                .min(by: { $0.name < $1.name })
+            kindFacts.contains(where: { $0.onlyOf != kind && fields.has($0) }),
+            let stray = kindFacts.filter({ $0.onlyOf != kind && fields.has($0) }).min(by: { $0.name < $1.name })
         {
             throw fail("a \(kind.rawValue) record has no \(stray.name)")
         }
     }
+
+    /// The registers with their stamps and value fields, built once (checked for every record).
+    private static let registers = RecordRegister.allCases.map { register in
+        (name: register.rawValue, stamp: register.stamp, required: register.required, values: register.values)
+    }
+
+    /// The facts that only one kind of record has.
+    private static let kindFacts = RecordField.all.filter { $0.onlyOf != nil }
 
     /// A frame carries `explorer_url` only when it differs from the chain's default page
     /// (chains.md, "Default explorer page").

@@ -137,7 +137,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         }
         switch family {
         case .evm:
-            if hash.hasPrefix("0x"), Self.isHex(hash.dropFirst(2), count: 64, letters: .lower) { return hash }
+            if Self.isHex(hash, prefixed: true, count: 64, letters: .lower) { return hash }
             let digits = hash.lowercased().hasPrefix("0x") ? String(hash.dropFirst(2)) : hash
             guard Self.isHex(digits, count: 64) else { throw fail("0x and 64 hex digits") }
             return "0x" + digits.lowercased()
@@ -166,12 +166,18 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// Whether `s` is `count` hex digits whose letters are in `letters` (both cases by default).
     /// One case only tells a hash already in its canonical form, as every stored one is: no
     /// new text needs making.
-    private static func isHex(_ s: some StringProtocol, count: Int, letters: Letters = .both) -> Bool {
-        s.utf8.count == count
-            && s.utf8.allSatisfy { b in
-                (b >= 0x30 && b <= 0x39) || (letters != .lower && b >= 0x41 && b <= 0x46)
-                    || (letters != .upper && b >= 0x61 && b <= 0x66)
-            }
+    /// Whether `s` is `count` hex digits (of `letters`' case), after `0x` if `prefixed`.
+    private static func isHex(_ s: String, prefixed: Bool = false, count: Int, letters: Letters = .both) -> Bool {
+        func check(_ utf8: some Collection<UInt8>) -> Bool {
+            let prefix = prefixed ? 2 : 0
+            return utf8.count == prefix + count
+                && (!prefixed || utf8.starts(with: [UInt8(ascii: "0"), UInt8(ascii: "x")]))
+                && utf8.dropFirst(prefix).allSatisfy { b in
+                    (b >= 0x30 && b <= 0x39) || (letters != .lower && b >= 0x41 && b <= 0x46)
+                        || (letters != .upper && b >= 0x61 && b <= 0x66)
+                }
+        }
+        return s.utf8.withContiguousStorageIfAvailable(check) ?? check(Array(s.utf8))
     }
 
     private enum Letters { case lower, upper, both }
@@ -192,8 +198,7 @@ extension Chain {
     /// as given so checksummed addresses survive), otherwise 1 to 256 printable characters.
     public func validatedAddress(_ address: String, field: String) throws -> String {
         if family == .evm {
-            let digits = address.hasPrefix("0x") ? address.dropFirst(2) : ""
-            guard Self.isHex(digits, count: 40) else {
+            guard Self.isHex(address, prefixed: true, count: 40) else {
                 throw LedgerError.invalidInput(
                     field: field,
                     reason: "'\(address.prefix(60))' is not an EVM address (0x and 40 hex digits)"

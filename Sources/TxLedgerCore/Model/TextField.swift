@@ -15,37 +15,42 @@ package enum TextField {
 
     /// Returns `value` if it fits; throws `LedgerError.invalidInput` naming `field` otherwise.
     @discardableResult
-    package func validate(_ value: String, field: String) throws -> String {
+    package func validate(_ value: String, field: @autoclosure () -> String) throws -> String {
         let (limit, allowsNewlines): (Int, Bool) =
             switch self {
             case let .line(max): (max, false)
             case let .text(max): (max, true)
             }
         guard !value.isEmpty else {
-            throw LedgerError.invalidInput(field: field, reason: "must not be empty (omit it instead)")
+            throw LedgerError.invalidInput(field: field(), reason: "must not be empty (omit it instead)")
         }
         guard value.utf8.count <= limit else {
             throw LedgerError.invalidInput(
-                field: field,
+                field: field(),
                 reason: "is \(value.utf8.count) bytes long; the limit is \(limit)"
             )
         }
-        let badScalar = value.unicodeScalars.first { scalar in
-            let isControl = scalar.value < 0x20 || scalar.value == 0x7F
-            let isAllowedWhitespace = allowsNewlines && (scalar == "\n" || scalar == "\t" || scalar == "\r")
-            return isControl && !isAllowedWhitespace
+        // A control character is one byte of UTF-8 (no byte of a longer sequence is below 0x80).
+        func isRefused(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): !allowsNewlines
+            case 0..<0x20, 0x7F: true
+            default: false
+            }
         }
-        if let badScalar {
+        if let bad = value.utf8.withContiguousStorageIfAvailable({ $0.first(where: isRefused) })
+            ?? value.utf8.first(where: isRefused)
+        {
             throw LedgerError.invalidInput(
-                field: field,
-                reason: "contains the control character U+\(String(badScalar.value, radix: 16, uppercase: true))"
+                field: field(),
+                reason: "contains the control character U+\(String(bad, radix: 16, uppercase: true))"
             )
         }
         return value
     }
 
     /// Validates an optional value; `nil` stays `nil`.
-    package func validate(_ value: String?, field: String) throws -> String? {
-        try value.map { try validate($0, field: field) }
+    package func validate(_ value: String?, field: @autoclosure () -> String) throws -> String? {
+        try value.map { try validate($0, field: field()) }
     }
 }

@@ -166,6 +166,7 @@ public struct TransactionFacts: Hashable, Sendable {
         chain: Chain,
         kind: TransactionKind
     ) throws -> [String: String] {
+        guard !extras.isEmpty else { return extras }
         var kept: [String: String] = [:]
         for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
             guard let rule = RecordField.extraFacts.first(where: { $0.key == key })?.extraFact else {

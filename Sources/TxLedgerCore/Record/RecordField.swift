@@ -72,9 +72,15 @@ package enum RecordField: Int, CaseIterable, Sendable {
     static let all = allCases
 
     /// The field's definition: how a frame writes it, the register it belongs to, the kind of
-    /// record that alone has it, and an extra fact's rule. One line per field, no default: a
-    /// new field is its case above and its line here, and the compiler asks for both.
-    var definition: FieldDefinition {
+    /// record that alone has it, and an extra fact's rule (`declaration`, looked up: hot loops
+    /// ask for it for every field of every record).
+    var definition: FieldDefinition { Self.definitions[rawValue - 1] }
+
+    private static let definitions = allCases.map(\.declaration)
+
+    /// The field's definition as declared. One line per field, no default: a new field is its
+    /// case above and its line here, and the compiler asks for both.
+    private var declaration: FieldDefinition {
         switch self {
         case .kind: FieldDefinition(.sharedText, .facts)
         case .chain: FieldDefinition(.sharedText, .facts)

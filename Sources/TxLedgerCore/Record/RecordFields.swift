@@ -16,6 +16,19 @@ package struct RecordFields: Sendable {
         set { values[field.rawValue - 1] = newValue }
     }
 
+    /// Whether `field` is present (without copying its value).
+    func has(_ field: RecordField) -> Bool {
+        values[field.rawValue - 1] != nil
+    }
+
+    /// The first field, in increasing number, that holds an empty text.
+    var firstEmptyText: RecordField? {
+        for (offset, value) in values.enumerated() {
+            if case .text(let text)? = value, text.isEmpty { return RecordField(rawValue: offset + 1) }
+        }
+        return nil
+    }
+
     /// The integer of `field`, `nil` if it is absent.
     /// - Throws: `LedgerError.invalidInput` if it holds a text.
     func integer(_ field: RecordField) throws -> Int64? {

@@ -130,11 +130,18 @@ extension RecordState {
                 return Date(millis: millis)
             }
         }
-        func stamp(_ time: RecordField, _ replica: RecordField, _ name: String) throws -> Stamp? {
+        func stamp(_ time: RecordField, _ replica: RecordField, _ name: @autoclosure () -> String) throws -> Stamp? {
             guard let time = try fields.integer(time), let replica = try fields.integer(replica), replica >= 0 else {
                 return nil
             }
-            return try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: name)
+            return try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: name())
+        }
+        func keyed(_ kept: [RecordField]) throws -> [String: String] {
+            var values: [String: String] = [:]
+            for field in kept {
+                if let value = try fields.keyed(field) { values[field.key] = value }
+            }
+            return values
         }
         func stamp(_ register: RecordRegister) throws -> Stamp? {
             try stamp(register.stamp.time, register.stamp.replica, "\(register.rawValue) stamp")
@@ -189,11 +196,7 @@ extension RecordState {
                 scheme: Self.nonEmpty(try text(.appScheme))
             ),
             method: try text(.method),
-            extras: Dictionary(
-                uniqueKeysWithValues: try RecordField.extraFacts.compactMap { field in
-                    try fields.keyed(field).map { (field.key, $0) }
-                }
-            ),
+            extras: try keyed(RecordField.extraFacts),
             details: details
         )
 
@@ -207,11 +210,7 @@ extension RecordState {
                 status,
                 confirmedAt: try instant(.confirmedAtMs),
                 failureReason: try text(.failureReason),
-                details: Dictionary(
-                    uniqueKeysWithValues: try RecordField.statusDetails.compactMap { field in
-                        try fields.keyed(field).map { (field.key, $0) }
-                    }
-                )
+                details: try keyed(RecordField.statusDetails)
             )
             for field in RecordField.statusDetails {
                 guard let value = update.details[field.key], let rule = field.statusDetail else { continue }
