@@ -25,16 +25,16 @@ enum CompactText {
         guard !text.isEmpty, text.count % 2 == 0 else { return .utf8 }
         var lowerLetters = false
         var upperLetters = false
-        var other = false
-        for (index, byte) in text.enumerated() {
-            switch byte {
-            case digits: continue
-            case lower: lowerLetters = true
-            case upper: upperLetters = true
-            case UInt8(ascii: "x") where index == 1 && text[0] == UInt8(ascii: "0"): continue
-            default: other = true
+        for index in text.indices {
+            let byte = text[index]
+            if byte >= 0x30 && byte <= 0x39 { continue }
+            if byte >= 0x61 && byte <= 0x66 {
+                lowerLetters = true
+            } else if byte >= 0x41 && byte <= 0x46 {
+                upperLetters = true
+            } else if !(byte == UInt8(ascii: "x") && index == 1 && text[0] == UInt8(ascii: "0")) {
+                return .utf8
             }
-            if other { return .utf8 }
         }
         let prefixed = text[1] == UInt8(ascii: "x")
         if prefixed { return text.count >= 4 && !upperLetters ? .prefixedLowerHex : .utf8 }
@@ -47,9 +47,6 @@ enum CompactText {
         digit <= UInt8(ascii: "9") ? digit &- UInt8(ascii: "0") : (digit | 0x20) &- UInt8(ascii: "a") &+ 10
     }
 
-    private static let prefix = Array("0x".utf8)
-    private static let lower = UInt8(ascii: "a")...UInt8(ascii: "f"), upper = UInt8(ascii: "A")...UInt8(ascii: "F")
-    private static let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
     private static let lowerDigits = Array("0123456789abcdef".utf8), upperDigits = Array("0123456789ABCDEF".utf8)
 
     /// The text that `bytes` in `form` stand for.

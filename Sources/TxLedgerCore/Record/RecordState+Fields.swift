@@ -28,7 +28,9 @@ extension RecordState {
         set(.appUri, facts.app?.uri)
         set(.appScheme, facts.app?.scheme)
         set(.method, facts.method)
-        for field in RecordField.extraFacts { fields.setKeyed(field, facts.extras[field.key]) }
+        for field in RecordField.extraFacts where !facts.extras.isEmpty {
+            fields.setKeyed(field, facts.extras[field.key])
+        }
         switch facts.details {
         case let .send(send):
             set(.toAddress, send.toAddress)
@@ -60,7 +62,9 @@ extension RecordState {
             set(.terminalStatus, terminal.value.status.rawValue)
             set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
             set(.failureReason, terminal.value.failureReason)
-            for field in RecordField.statusDetails { fields.setKeyed(field, terminal.value.details[field.key]) }
+            for field in RecordField.statusDetails where !terminal.value.details.isEmpty {
+                fields.setKeyed(field, terminal.value.details[field.key])
+            }
             if terminal.value.checkedOnChain { set(.terminalChecked, 1) }
         }
         if let rival = status.rival {
