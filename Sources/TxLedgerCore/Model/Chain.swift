@@ -55,6 +55,11 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// Parses any accepted spelling (see the type's documentation).
     /// - Throws: `LedgerError.invalidInput` for an unknown name or a malformed identifier.
     public init(parsing text: String) throws {
+        // A chain as a ledger writes it (its id, in lower case) is found without lowercasing.
+        if let known = Self.byName[text] {
+            self = known
+            return
+        }
         let key = text.lowercased()
         if let known = Self.byName[key] {
             self = known
@@ -168,7 +173,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
     /// new text needs making.
     /// Whether `s` is `count` hex digits (of `letters`' case), after `0x` if `prefixed`.
     private static func isHex(_ s: String, prefixed: Bool = false, count: Int, letters: Letters = .both) -> Bool {
-        func check(_ utf8: some Collection<UInt8>) -> Bool {
+        func check(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
             let prefix = prefixed ? 2 : 0
             return utf8.count == prefix + count
                 && (!prefixed || utf8.starts(with: [UInt8(ascii: "0"), UInt8(ascii: "x")]))
@@ -177,7 +182,7 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
                         || (letters != .upper && b >= 0x61 && b <= 0x66)
                 }
         }
-        return s.utf8.withContiguousStorageIfAvailable(check) ?? check(Array(s.utf8))
+        return s.utf8.withContiguousStorageIfAvailable(check) ?? Array(s.utf8).withUnsafeBufferPointer(check)
     }
 
     private enum Letters { case lower, upper, both }
