@@ -23,6 +23,11 @@ enum Stopwatch {
         return median(of: times)
     }
 
+    /// `times` as the run's line lists them: `1.23/1.31/1.19 s`.
+    static func listed(_ times: [Double]) -> String {
+        times.map { String(format: "%.2f", $0) }.joined(separator: "/") + " s"
+    }
+
     /// The median of `times`, which holds at least one.
     static func median(of times: [Double]) -> Double {
         let times = times.sorted()

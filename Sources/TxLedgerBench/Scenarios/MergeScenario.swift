@@ -13,10 +13,6 @@ struct MergeScenario {
     /// Timings of the merge and of its baseline, alternating.
     static let runs = 3
 
-    private static func listed(_ seconds: [Double]) -> String {
-        seconds.map { String(format: "%.2f", $0) }.joined(separator: "/") + " s"
-    }
-
     /// - Returns: replica B's ledger file, left for the caller (`CLIScenario`) to use and
     ///   remove, and the seconds of the raw upsert of its rows into replica A.
     func run(replicaA: String, workload: Workload) async throws -> (replicaB: String, rawUpsert: Double) {
@@ -76,7 +72,7 @@ struct MergeScenario {
             .cost(Double(merged150k) / Double(sizes.batch + half), unit: "B")
         )
         print(
-            "    (\(sizes.batch - half) added, \(half) changed, \(conflicts) conflicts resolved; merge \(Self.listed(seconds)), raw \(Self.listed(raw)))"
+            "    (\(sizes.batch - half) added, \(half) changed, \(conflicts) conflicts resolved; merge \(Stopwatch.listed(seconds)), raw \(Stopwatch.listed(raw)))"
         )
         files.discard("merge.sqlite", "raw-merge.sqlite")
         return (replicaB, rawUpsert)

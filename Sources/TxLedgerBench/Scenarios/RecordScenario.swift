@@ -4,7 +4,9 @@ import TxLedger
 /// record.single: `sizes.single` records, one `record(_:)` (one durable transaction) each.
 /// Baselines: the same rows inserted with the raw C API, in one transaction and one per row;
 /// record.batch also against the rows in batches of 1000 as the ledger wrote them
-/// (`record.batch.batched_raw`: the same transactions as the library's calls).
+/// (`record.batch.batched_raw`: the same transactions as the library's calls). record.batch
+/// and its one-transaction baseline alternate `MergeScenario.runs` times and each is the
+/// median, as merge.100k's (the machine's speed moves between minutes).
 struct RecordScenario {
     let sizes: BenchSizes
     let files: LedgerFiles
@@ -13,16 +15,28 @@ struct RecordScenario {
     /// Runs both and returns the path of the batch ledger (replica A of the merge and bundle
     /// scenarios) and the seconds of its raw baseline, its rows inserted in one transaction.
     func run(workload: Workload) async throws -> (replica: String, rawInsert: Double) {
-        let path = try files.freshLedger("a.sqlite")
-        let batch = try await recordSeconds(workload, count: sizes.batch, at: path, perCall: BenchSizes.recordsPerBatch)
-        let rawInsert = try await addRate(
+        var path = ""
+        var batches: [Double] = []
+        var raws: [Double] = []
+        for _ in 0..<MergeScenario.runs {
+            path = try files.freshLedger("a.sqlite")
+            batches.append(
+                try await recordSeconds(workload, count: sizes.batch, at: path, perCall: BenchSizes.recordsPerBatch)
+            )
+            let rawFile = try files.freshLedger("raw.sqlite")
+            raws.append(try await RawBaseline.seconds(copying: path, into: rawFile, .insert))
+        }
+        let (batch, rawInsert) = (Stopwatch.median(of: batches), Stopwatch.median(of: raws))
+        report.add(
             "record.batch",
-            records: sizes.batch,
-            in: batch,
-            against: .insert,
-            copying: path,
-            named: "raw INSERT, 1 transaction"
+            .rate(
+                Double(sizes.batch) / batch,
+                unit: "records/s",
+                baseline: Double(sizes.batch) / rawInsert,
+                name: "raw INSERT, 1 transaction, median of \(MergeScenario.runs)"
+            )
         )
+        print("    (record.batch \(Stopwatch.listed(batches)), raw \(Stopwatch.listed(raws)))")
         try await addRate(
             "record.batch.batched_raw",
             records: sizes.batch,
