@@ -9,8 +9,8 @@ final class BenchReport {
     static let requiredNames = [
         "record.batch", "record.single", "merge.100k", "bundle.export.100k", "bundle.import.100k",
         "bundle.reimport.100k",
-        "bundle.bytes_per_record", "delta.export.1m", "delta.bytes", "query.first_page.1m", "query.filtered_page.1m",
-        "query.page_1000.1m", "query.pending.1m", "memory.import.1m_mb",
+        "bundle.bytes_per_record", "bundle.decode.1m", "delta.export.1m", "delta.bytes", "query.first_page.1m",
+        "query.filtered_page.1m", "query.page_1000.1m", "query.pending.1m", "memory.import.1m_mb",
         "folder.sync.nothing_new", "folder.sync.write_10", "folder.sync.read_10", "folder.bytes",
         "cli.export_full.100k", "cli.import.100k", "cli.merge.100k", "cli.record_json.100k",
         "devices.import_signed.100k", "devices.folder_key_bytes", "devices.folder_extra_bytes",

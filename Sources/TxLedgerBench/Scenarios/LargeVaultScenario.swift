@@ -2,8 +2,9 @@ import Foundation
 import TxLedger
 
 /// The scenarios on a large vault (`sizes.large` records, 1M at full scale): queries; then a
-/// full bundle imported by a fresh peer in a child process (memory.import: its peak resident
-/// memory); then, once the peer has told this replica what it holds, 10 changed records
+/// full bundle decoded by `txledger inspect` (bundle.decode: every record decoded and
+/// validated on one thread, nothing written) and imported by a fresh peer in a child process
+/// (memory.import: its peak resident memory); then, once the peer has told this replica what it holds, 10 changed records
 /// exported as the delta for that peer (delta.*); then, if asked, the vault through a folder
 /// (`BootstrapScenario`).
 struct LargeVaultScenario {
@@ -40,6 +41,18 @@ struct LargeVaultScenario {
             _ = try await x.exportBundle(vault: workload.vault, to: full, secret: secret, scope: .full)
         }
         report.add("bundle.export.1m", .cost(export, unit: "s"))
+        // Decoding and validating every record on one thread (`inspect` writes nothing).
+        let decoding = try await CLIProcess().seconds(["inspect", full, "--key-file", keyFile])
+        let bundleBytes = try files.size("x.bundle")
+        report.add(
+            "bundle.decode.1m",
+            .cost(
+                decoding,
+                unit: "s",
+                baseline: await SecretStreamBaseline.seconds(encrypting: bundleBytes),
+                name: "secretstream over the bundle's bytes"
+            )
+        )
         let peerPath = try files.freshLedger("y.sqlite")
         let peak = try ImportPeak.measure(ledger: peerPath, bundle: full, keyFile: keyFile)
         report.add(
