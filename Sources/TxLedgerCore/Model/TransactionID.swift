@@ -42,12 +42,23 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The id from its 16 bytes (as the store keeps it); `nil` for any other count.
     package init?<Bytes: Collection<UInt8>>(bytes: Bytes) {
-        guard bytes.count == 16 else { return nil }
-        var halves: (UInt64, UInt64) = (0, 0)
-        for (index, byte) in bytes.enumerated() {
-            if index < 8 { halves.0 = halves.0 << 8 | UInt64(byte) } else { halves.1 = halves.1 << 8 | UInt64(byte) }
-        }
+        // One call into contiguous bytes: from another module this is not specialized, and a
+        // merge reads an id per stored row.
+        guard
+            let halves = bytes.withContiguousStorageIfAvailable(Self.halves)
+                ?? Array(bytes).withUnsafeBufferPointer(Self.halves)
+        else { return nil }
         (high, low) = halves
+    }
+
+    /// The two big-endian halves of 16 bytes; `nil` for any other count.
+    private static func halves(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard bytes.count == 16 else { return nil }
+        let raw = UnsafeRawBufferPointer(bytes)
+        return (
+            UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+            UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
     }
 
     /// The id's 16 bytes.
