@@ -4,9 +4,9 @@ import TxLedger
 /// The scenarios on a large vault (`sizes.large` records, 1M at full scale): queries; then a
 /// full bundle decoded by `txledger inspect` (bundle.decode: every record decoded and
 /// validated on one thread, nothing written) and imported by a fresh peer in a child process
-/// (memory.import: its peak resident memory); then, once the peer has told this replica what it holds, 10 changed records
-/// exported as the delta for that peer (delta.*); then, if asked, the vault through a folder
-/// (`BootstrapScenario`).
+/// (memory.import: its peak resident memory); then, once the peer has told this replica what
+/// it holds, 10 changed records exported as the delta for that peer (delta.*); then, if asked,
+/// the vault through a folder (`BootstrapScenario`).
 struct LargeVaultScenario {
     let sizes: BenchSizes
     let files: LedgerFiles

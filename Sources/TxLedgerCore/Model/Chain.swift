@@ -168,10 +168,9 @@ public struct Chain: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether `s` is `count` hex digits whose letters are in `letters` (both cases by default).
-    /// One case only tells a hash already in its canonical form, as every stored one is: no
-    /// new text needs making.
-    /// Whether `s` is `count` hex digits (of `letters`' case), after `0x` if `prefixed`.
+    /// Whether `s` is `count` hex digits whose letters are in `letters` (both cases by default),
+    /// after `0x` if `prefixed`. One case only tells a hash already in its canonical form, as
+    /// every stored one is: no new text needs making.
     private static func isHex(_ s: String, prefixed: Bool = false, count: Int, letters: Letters = .both) -> Bool {
         func check(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
             let prefix = prefixed ? 2 : 0
