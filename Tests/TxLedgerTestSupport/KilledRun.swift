@@ -115,13 +115,22 @@ enum KilledRun {
         )
     }
 
-    /// The `VmHWM` line of `/proc/PID/status`, in bytes (0 if there is none).
+    /// The `VmHWM` line of `/proc/PID/status`, in bytes, once the child runs `txledger` (0
+    /// before, or if there is none). Between its fork and its exec the child is a copy of this
+    /// test process (or shares its memory), whose peak it would report: one CI run read 616 MB
+    /// there. The kernel names the task after the program once its new memory is in place, so a
+    /// status that names `txledger` describes `txledger`'s own memory.
     private static func peakResident(of pid: pid_t) -> Int {
         guard let file = FileHandle(forReadingAtPath: "/proc/\(pid)/status"), let data = try? file.readToEnd() else {
             return 0
         }
         try? file.close()
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        // The name is the program's file name, cut to the kernel's 15 bytes.
+        let program = String(CLI.binary.lastPathComponent.utf8.prefix(15))!
+        let name = lines.first { $0.hasPrefix("Name:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
+        guard name == program else { return 0 }
+        let line = lines.first { $0.hasPrefix("VmHWM:") }
         let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return kilobytes * 1024
     }
