@@ -2,7 +2,7 @@ import TxLedgerCore
 import TxLedgerStore
 
 /// The merge of one batch of received states into their stored rows, worked out without the
-/// database, on a `MergeWorker`: the stored rows decoded, each received state joined with what
+/// database, on a `FrameWorker`: the stored rows decoded, each received state joined with what
 /// is stored (`RecordMerge`), and each state that changed encoded as its stored frame and made
 /// into its row, so that the writer only binds and writes it.
 struct BatchMerge: Sendable {

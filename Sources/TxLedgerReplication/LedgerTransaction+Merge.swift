@@ -72,13 +72,13 @@ extension LedgerTransaction {
         // thread writes the batch before; what changes is written in id order.
         do {
             var batch: [RecordState] = []
-            let worker = MergeWorker(encoder: try store.lendEncoder())
+            let worker = FrameWorker(label: "txledger.merge-worker", encoder: try store.lendEncoder())
             defer {
                 worker.waitUntilIdle()
                 store.endLending()
             }
-            var inFlight: (ids: Set<TransactionID>, job: MergeWorker.Job)?
-            func write(_ job: MergeWorker.Job) throws {
+            var inFlight: (ids: Set<TransactionID>, job: FrameWorker.Job<BatchMerge>)?
+            func write(_ job: FrameWorker.Job<BatchMerge>) throws {
                 let merged = try job.result()
                 try store.addEntries(merged.added)
                 for write in merged.writes {
@@ -109,15 +109,22 @@ extension LedgerTransaction {
                     inFlight = nil
                     try write(pending.job)
                 }
-                let job = worker.start(
-                    batch,
-                    stored: try store.fetchStoredRows(ids: Array(ids)),
-                    tables: try store.frameTables(),
-                    path: store.path,
-                    vault: vault,
-                    numbers: try store.rowNumbers(vault: vault),
-                    comparing: coverage.map { _ in point ?? Int64.min }
-                )
+                let (received, stored) = (batch, try store.fetchStoredRows(ids: Array(ids)))
+                let (tables, path) = (try store.frameTables(), store.path)
+                let numbers = try store.rowNumbers(vault: vault)
+                let comparing = coverage.map { _ in point ?? Int64.min }
+                let job = worker.start { encoder in
+                    try BatchMerge(
+                        received,
+                        stored: stored,
+                        tables: tables,
+                        path: path,
+                        vault: vault,
+                        numbers: numbers,
+                        comparing: comparing,
+                        encoder: &encoder
+                    )
+                }
                 if let pending = inFlight { try write(pending.job) }
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)

@@ -72,6 +72,60 @@ struct LedgerRecordingTests {
         #expect(try await test.ledger.all().count == 200)
     }
 
+    /// A large call records its new records in slices while a worker encodes the next ones
+    /// (`LedgerTransaction.recordNew`), and the rest one by one from the first record that is
+    /// not simply new: the same records and counts as one call per record, with every token a
+    /// text new to the file (entries numbered on the worker) and a stored record, a repeat
+    /// and a replacement well inside later slices.
+    @Test func aLargeCallRecordsWhatOneCallPerRecordRecords() async throws {
+        func send(_ n: Int) throws -> TransactionRecord {
+            let details = try SendDetails(
+                toAddress: Fixture.evmAddress(n),
+                amount: try DecimalAmount("1.5"),
+                token: try Token(symbol: "T\(n)", decimals: 6)
+            )
+            return try TransactionRecord(
+                facts: try TransactionFacts(
+                    vaultId: n.isMultiple(of: 3) ? "vault-2" : "vault-1",
+                    chain: Fixture.ethereum,
+                    timestamp: Fixture.start.addingTimeInterval(Double(n)),
+                    txHash: Fixture.evmHash(n),
+                    details: .send(details)
+                )
+            )
+        }
+        let first = try (1...400).map(send)
+        var second = try (401...850).map(send)
+        second[200] = try TransactionRecord(facts: first[7].facts, status: .confirmed(at: Fixture.start))
+        second[300] = second[299]
+        second[390] = try Fixture.send(hash: 900)  // replaces another hash: may settle a replacement
+        let calls = [first, second]
+
+        let together = try await TestLedger()
+        var summaries: [RecordSummary] = []
+        for call in calls { summaries.append(try await together.ledger.record(call)) }
+        let oneByOne = try await TestLedger()
+        var expected: [RecordSummary] = []
+        for call in calls {
+            var summary = RecordSummary()
+            for record in call {
+                switch try await oneByOne.ledger.record(record).outcome {
+                case .recorded: summary.recorded += 1
+                case let .alreadyRecorded(advanced):
+                    summary.alreadyRecorded += 1
+                    if advanced { summary.statusAdvanced += 1 }
+                }
+            }
+            expected.append(summary)
+        }
+        #expect(summaries == expected)
+        #expect(expected[1] == RecordSummary(recorded: 448, alreadyRecorded: 2, statusAdvanced: 1))
+        let held = try await oneByOne.ledger.all().sorted { $0.id.rawValue < $1.id.rawValue }
+        #expect(held.count == 848)
+        #expect(try await together.ledger.all().sorted { $0.id.rawValue < $1.id.rawValue } == held)
+        #expect(try await together.reopened().all().sorted { $0.id.rawValue < $1.id.rawValue } == held)
+    }
+
     @Test func appMetadataIsKeptWithEachRecord() async throws {
         let test = try await TestLedger()
         let records = [try Fixture.send(hash: 1), try Fixture.send(hash: 2), try Fixture.signature()]

@@ -114,7 +114,14 @@ package final class RecordStore {
     /// Inserts a record that does not exist yet; returns `false` (and writes nothing) if a
     /// record with its id exists.
     func insertIfAbsent(_ state: RecordState) throws -> Bool {
-        try execute(.insert, try rowValues(state, frame: try frame(state), changeSeq: changeSeq))
+        try insertIfAbsent(state, frame: try frame(state))
+    }
+
+    /// Inserts a record that does not exist yet, stored as `frame`, which an encoder lent by
+    /// this store made (`lendEncoder`; the entries it added come first: `addEntries`); returns
+    /// `false` (and writes nothing) if a record with its id exists.
+    func insertIfAbsent(_ state: RecordState, frame: [UInt8]) throws -> Bool {
+        try execute(.insert, try rowValues(state, frame: frame, changeSeq: changeSeq))
         guard db.changesCount > 0 else { return false }
         changed = true
         return true
@@ -172,8 +179,8 @@ package final class RecordStore {
         changed = true
     }
 
-    /// An encoder for a merge's worker to encode frames with while this store writes them
-    /// (`save(_:frame:)`), with the entries it adds (`addEntries`). Until `endLending()`, this
+    /// An encoder for a worker (`FrameWorker`) to encode frames with while this store writes
+    /// them (`save(_:)`, `insertIfAbsent(_:frame:)`), with the entries it adds (`addEntries`). Until `endLending()`, this
     /// store encodes nothing itself, so that no two encoders number new entries.
     package func lendEncoder() throws -> FrameEncoder {
         precondition(!encoderLent, "one encoder is lent at a time")

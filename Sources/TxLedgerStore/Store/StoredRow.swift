@@ -4,7 +4,7 @@ import TxLedgerCore
 
 /// A row selected with `RecordRow.selection` from `RecordRow.source`, copied out of SQLite and
 /// not yet decoded, so that it can be decoded on another thread than the connection's (a
-/// merge's `MergeWorker`).
+/// merge's `FrameWorker`).
 package struct StoredRow: Sendable {
     private let id: TransactionID?
     private let vault: String?
