@@ -78,7 +78,7 @@ struct BatchMerge: Sendable {
             }
             missed = 0
             held.insert(incoming.id)
-            count(row, ahead: false, up: comparing)
+            count(row, receivedTime: incoming.facts.value.timestamp.millis, ahead: false, up: comparing)
             report.registersUnchanged += RecordMerge.registerCount
             report.recordsUnchanged += 1
         }
@@ -100,7 +100,12 @@ struct BatchMerge: Sendable {
             }
             let merge = RecordMerge(local: local, incoming: incoming, watermark: numbers.watermark)
             if let local, let row = rowsByID[incoming.id] {
-                count(row, ahead: (merge.result ?? local) != incoming, up: comparing)
+                count(
+                    row,
+                    receivedTime: incoming.facts.value.timestamp.millis,
+                    ahead: (merge.result ?? local) != incoming,
+                    up: comparing
+                )
             }
             if let result = merge.result {
                 if local?.status != result.status || local?.replacedID != result.replacedID {
@@ -125,9 +130,16 @@ struct BatchMerge: Sendable {
         added = encoder.takeAddedEntries()
     }
 
-    /// Counts a received state whose record was stored here in `row` (`FullCoverage`).
-    private mutating func count(_ row: StoredRow, ahead: @autoclosure () -> Bool, up point: Int64?) {
-        guard let point else { return }
+    /// Counts a received state whose record was stored here in `row` (`FullCoverage`), when it
+    /// came with the row's timestamp: a file in history order may name a record twice, at two
+    /// times, and only one of them can then count.
+    private mutating func count(
+        _ row: StoredRow,
+        receivedTime: Int64,
+        ahead: @autoclosure () -> Bool,
+        up point: Int64?
+    ) {
+        guard let point, row.timestamp == receivedTime else { return }
         let isAhead = ahead()
         matched += 1
         if isAhead { storedAhead += 1 }

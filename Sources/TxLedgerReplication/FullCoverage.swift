@@ -35,10 +35,13 @@ package struct FullCoverage: Sendable, Equatable {
         let watermarkHeld: Bool
         /// Whether the watermark moved.
         let watermarkMoved: Bool
-        private var last: TransactionID?
-        /// Whether the change set's ids came in increasing order: a file that names a record
-        /// twice cannot count it twice.
-        private var increasing = true
+        private var last: (time: Int64, id: TransactionID)?
+        /// Whether the change set's records came in strictly increasing id order, or in strictly
+        /// increasing history order (timestamp, then id): a file that names a record twice
+        /// cannot count it twice (in history order, only the copy with the held timestamp
+        /// counts: `BatchMerge`).
+        private var increasingByID = true
+        private var increasingByHistory = true
         /// Received states whose record was held here.
         private var matched = 0
         /// Of those, the ones whose stored state held something the received one did not.
@@ -57,10 +60,13 @@ package struct FullCoverage: Sendable, Equatable {
             self.watermarkMoved = watermarkMoved
         }
 
-        /// Notes the next received record's id, in the change set's order.
-        mutating func see(_ id: TransactionID) {
-            if let last, id <= last { increasing = false }
-            last = id
+        /// Notes the next received record's timestamp and id, in the change set's order.
+        mutating func see(_ id: TransactionID, time: Int64) {
+            if let last {
+                if id <= last.id { increasingByID = false }
+                if (time, id) <= (last.time, last.id) { increasingByHistory = false }
+            }
+            last = (time, id)
         }
 
         /// Adds a merged batch's counts.
@@ -75,7 +81,7 @@ package struct FullCoverage: Sendable, Equatable {
         /// The coverage, if the change set held everything this replica held (`through` is then
         /// the merge's change number), or everything it had not changed after `point`.
         func result(through: Int64) -> FullCoverage? {
-            guard increasing, watermarkHeld else { return nil }
+            guard increasingByID || increasingByHistory, watermarkHeld else { return nil }
             let holdsMore = written > 0 || watermarkMoved
             if storedAhead == 0, matched == held {
                 return FullCoverage(through: through, holdsMore: holdsMore, membership: nil)

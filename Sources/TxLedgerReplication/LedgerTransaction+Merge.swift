@@ -130,7 +130,7 @@ extension LedgerTransaction {
                 batch.removeAll(keepingCapacity: true)
             }
             try records { received in
-                coverage?.see(received.id)
+                coverage?.see(received.id, time: received.facts.value.timestamp.millis)
                 var counted = received
                 if let membership, !cuts.isEmpty,
                     try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)

@@ -38,6 +38,28 @@ struct ExportTranscodingTests {
         #expect(same, "the payloads (\(encoded.count) and \(transcoded.count) bytes) differ from byte \(difference)")
     }
 
+    /// A change set lists its records in history order (bundle-format.md, "Payload"):
+    /// timestamp, then id, whatever order they were written in; a delta too.
+    @Test func aChangeSetIsInHistoryOrder() async throws {
+        let test = try await TestLedger()
+        let times = [5, 1, 3, 1, 4, 1, 2, 5].map { Fixture.start.addingTimeInterval(TimeInterval($0)) }
+        _ = try await test.ledger.record(try times.enumerated().map { try Fixture.minimalSend(hash: $0, at: $1) })
+        func isInHistoryOrder(_ records: [RecordState]) -> Bool {
+            zip(records, records.dropFirst()).allSatisfy {
+                ($0.facts.value.timestamp.millis, $0.id) < ($1.facts.value.timestamp.millis, $1.id)
+            }
+        }
+        let full = try await test.ledger.changes(vault: "vault-1")
+        #expect(full.records.count == times.count && isInHistoryOrder(full.records))
+        try await Self.expectSamePayloads(of: test.ledger)
+        test.clock.advance(by: 1)
+        _ = try await test.ledger.record(try (20..<26).map { try Fixture.minimalSend(hash: $0, at: times[$0 % 8]) })
+        let delta = try await test.ledger.database.read { store in
+            try store.fetchStored(vault: "vault-1", changedAfter: full.header.through)
+        }
+        #expect(delta.count == 6 && isInHistoryOrder(delta))
+    }
+
     @Test func aTranscodedFrameIsTheRecordsEncoding() async throws {
         let test = try await TestLedger()
         let ledger = test.ledger

@@ -58,10 +58,7 @@ import Testing
 
     /// Another record, written elsewhere.
     func other(_ hash: Int) async throws -> RecordState {
-        let elsewhere = try await TestLedger()
-        let record = try Fixture.minimalSend(hash: hash)
-        try await elsewhere.ledger.record(record)
-        return try #require(try await elsewhere.ledger.state(record.id))
+        try await state(of: try Fixture.minimalSend(hash: hash))
     }
 
     @Test func aFileHoldingExactlyWhatIsHeldCoversItAndHoldsNothingMore() async throws {
@@ -86,6 +83,39 @@ import Testing
         twice[2] = twice[1]
         #expect(try await coverage(twice) == nil)
         #expect(try await coverage(held.reversed()) == nil, "ids must come in increasing order")
+    }
+
+    /// Writers write a change set in history order (timestamp, then id): such a file covers
+    /// as one in id order does.
+    @Test func aFileInHistoryOrderCovers() async throws {
+        let earlier = Fixture.start.addingTimeInterval(-1)
+        // An earlier record whose id is above the first held one's: out of id order.
+        let hash = try #require((100..<200).first { try Fixture.minimalSend(hash: $0).id > held[0].id })
+        let inHistoryOrder = [try await state(of: try Fixture.minimalSend(hash: hash, at: earlier))] + held
+        #expect(try await coverage(inHistoryOrder)?.holdsMore == true)
+    }
+
+    /// A file in history order may name a record twice, at two timestamps; only the copy with
+    /// the held timestamp counts, so it does not cover in place of another record.
+    @Test func aFileInHistoryOrderNamingARecordTwiceAtTwoTimesCountsItOnce() async throws {
+        let again = try #require((1...4).first { try Fixture.minimalSend(hash: $0).id == held[3].id })
+        let later = try await state(
+            of: try Fixture.minimalSend(hash: again, at: Fixture.start.addingTimeInterval(1)),
+            later: 60
+        )
+        // held[2] left out: held[3] named again (at a later time) does not make up for it.
+        #expect(try await coverage([held[0], held[1], held[3], later]) == nil)
+        // Every record named, one twice: it covers (the later copy, now held, is the one counted).
+        #expect(try await coverage(Array(held.prefix(3)) + [held[3], later]) != nil)
+    }
+
+    /// `record` as another replica holds it once recorded, `later` seconds after the reader's
+    /// records were (so that its facts win a join with theirs).
+    func state(of record: TransactionRecord, later: TimeInterval = 0) async throws -> RecordState {
+        let elsewhere = try await TestLedger()
+        elsewhere.clock.advance(by: later)
+        try await elsewhere.ledger.record(record)
+        return try #require(try await elsewhere.ledger.state(record.id))
     }
 
     @Test func aFileWithAnOlderStateOfARecordDoesNotCover() async throws {

@@ -382,13 +382,22 @@ package final class RecordStore {
     private static let changedInVault =
         "record.vault = (SELECT num FROM vault WHERE id = ?) AND record.change_seq > ?"
 
-    /// Calls `body` with each stored state of `vault` changed after `since`, in id order,
-    /// reading one row at a time.
+    /// The rows of `changedInVault` in history order: a delta's through `record_by_vault_change`
+    /// (then sorted: few rows), every row (`full`) through `record_by_vault_time`, which gives
+    /// the order (the change index, a unary `+` keeps SQLite from choosing it, would sort the
+    /// whole vault).
+    static func changedInVaultInHistoryOrder(full: Bool) -> String {
+        let change = full ? "+record.change_seq" : "record.change_seq"
+        return "record.vault = (SELECT num FROM vault WHERE id = ?) AND \(change) > ? ORDER BY record.time, record.id"
+    }
+
+    /// Calls `body` with each stored state of `vault` changed after `since`, in history order
+    /// (`time`, then id: the order of a change set), reading one row at a time.
     package func forEachStored(vault: String, changedAfter since: Int64, _ body: (RecordState) throws -> Void) throws {
         try forEach(
             """
             SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE \(Self.changedInVault) ORDER BY record.id
+            WHERE \(Self.changedInVaultInHistoryOrder(full: since == 0))
             """,
             [vault, since],
             body
@@ -396,7 +405,7 @@ package final class RecordStore {
     }
 
     /// Calls `body` with the stored frame and `time` of each record of `vault` changed after
-    /// `since`, in id order, and the file's tables they refer to, without decoding the records
+    /// `since`, in history order, and the file's tables they refer to, without decoding the records
     /// (an export transcodes them: `PayloadEncoder.encode(stored:timestamp:tables:)`).
     /// - Throws: `LedgerError.unreadableDatabase` for a row whose frame or time is not of its
     ///   type, or whose frame `body` finds malformed (`BundleError.malformedContent`).
@@ -406,7 +415,10 @@ package final class RecordStore {
         _ body: (_ frame: [UInt8], _ time: Int64, _ tables: FrameTables) throws -> Void
     ) throws {
         let tables = try frameTables()
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.storedFramesQuery), arguments: [vault, since])
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: Self.storedFramesQuery(full: since == 0)),
+            arguments: [vault, since]
+        )
         while let row = try rows.next() {
             func malformed(_ reason: String) -> LedgerError {
                 RecordRow.malformed(RecordRow.blob(row[0]).flatMap { TransactionID(bytes: $0) }, reason, path: path)
@@ -422,10 +434,11 @@ package final class RecordStore {
         }
     }
 
-    /// The id, frame and time of a vault's rows changed after a change number, in id order:
-    /// a delta reads them through `record_by_vault_change`.
-    static let storedFramesQuery =
-        "SELECT record.id, record.state, record.time FROM record WHERE \(changedInVault) ORDER BY record.id"
+    /// The id, frame and time of a vault's rows changed after a change number, or of all of
+    /// them (`full`), in history order (bundle-format.md, "Payload").
+    static func storedFramesQuery(full: Bool) -> String {
+        "SELECT record.id, record.state, record.time FROM record WHERE \(changedInVaultInHistoryOrder(full: full))"
+    }
 
     /// How many stored states of `vault` changed after `since`.
     package func countStored(vault: String, changedAfter since: Int64) throws -> Int {

@@ -45,6 +45,9 @@ package struct StoredRow: Sendable {
     /// The id the row is stored under (checked against its facts when it is decoded).
     package var recordID: TransactionID? { id }
 
+    /// The row's `time` (its record's `timestamp_ms`), `nil` if not of its type.
+    package var timestamp: Int64? { time }
+
     /// Whether the row, of `vault`, holds exactly `frame` at `time`: the frame a stored record
     /// would be written as (`FrameEncoder.storedFrameIfHeld`), compared without decoding it.
     package func holds(_ frame: [UInt8], time: Int64, vault: String) -> Bool {
