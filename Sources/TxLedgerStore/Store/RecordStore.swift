@@ -379,16 +379,19 @@ package final class RecordStore {
 
     /// The rows of the vault whose id is the first argument that changed after the change
     /// sequence number that is the second: a delta's, or every row for 0.
-    private static let changedInVault =
-        "record.vault = (SELECT num FROM vault WHERE id = ?) AND record.change_seq > ?"
+    private static let changedInVault = changed(full: false)
+
+    /// `changedInVault`, with its change condition left to the rows (`full`: a unary `+` keeps
+    /// SQLite from reading it through `record_by_vault_change`).
+    private static func changed(full: Bool) -> String {
+        "record.vault = (SELECT num FROM vault WHERE id = ?) AND \(full ? "+" : "")record.change_seq > ?"
+    }
 
     /// The rows of `changedInVault` in history order: a delta's through `record_by_vault_change`
     /// (then sorted: few rows), every row (`full`) through `record_by_vault_time`, which gives
-    /// the order (the change index, a unary `+` keeps SQLite from choosing it, would sort the
-    /// whole vault).
+    /// the order (the change index would sort the whole vault).
     static func changedInVaultInHistoryOrder(full: Bool) -> String {
-        let change = full ? "+record.change_seq" : "record.change_seq"
-        return "record.vault = (SELECT num FROM vault WHERE id = ?) AND \(change) > ? ORDER BY record.time, record.id"
+        "\(changed(full: full)) ORDER BY record.time, record.id"
     }
 
     /// Calls `body` with each stored state of `vault` changed after `since`, in history order
