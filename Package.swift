@@ -69,6 +69,12 @@ let package = Package(
             name: "CSQLiteDefensive",
             dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
+        // The virtual table `record_cold`: the records a ledger keeps in blocks (`record_block`,
+        // Specs/schema.md, "Record blocks") as rows, registered on every connection (Store).
+        .target(
+            name: "CRecordBlocks",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
         // The library's layers, lowest first (ARCHITECTURE.md). Each may use only the targets
         // below it, which the compiler enforces; apps import the facade, TxLedger.
         // libsodium's primitives: generic hash, random bytes, secretstream, Argon2id, Ed25519
@@ -87,6 +93,7 @@ let package = Package(
                 "TxLedgerCore",
                 "TxLedgerMembership",
                 "CSQLiteDefensive",
+                "CRecordBlocks",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, to read stored rows' columns (Store/StoredRow.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

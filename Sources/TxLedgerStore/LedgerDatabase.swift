@@ -58,6 +58,7 @@ package final class LedgerDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: Self.connectionPragmas)
             db.add(function: RecordRow.textFunction)
+            try RecordBlock.register(on: db)
         }
         do {
             pool = try Self.openPool(path, configuration: configuration, readOnly: options.readOnly)

@@ -334,6 +334,30 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v14: record blocks") { db in
+            // Settled records a new device loaded from a full change set, kept 1024 at most to a
+            // row in history order, and their ids' directory (schema.md, "Record blocks").
+            try db.execute(
+                sql: """
+                    CREATE TABLE record_block (
+                        num INTEGER PRIMARY KEY,
+                        vault INTEGER NOT NULL,
+                        oldest INTEGER NOT NULL,
+                        newest INTEGER NOT NULL,
+                        count INTEGER NOT NULL CHECK (count BETWEEN 1 AND 1024),
+                        change_seq INTEGER NOT NULL,
+                        superseded BLOB NOT NULL,
+                        rows BLOB NOT NULL
+                    );
+                    CREATE INDEX record_block_by_vault ON record_block (vault);
+                    CREATE TABLE record_cold_id (
+                        id BLOB PRIMARY KEY CHECK (length(id) = 16),
+                        block INTEGER NOT NULL,
+                        slot INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

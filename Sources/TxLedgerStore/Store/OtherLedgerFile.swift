@@ -115,6 +115,7 @@ package final class OtherLedgerFile: Sendable {
             Unmanaged.passUnretained(budget).toOpaque()
         )
         try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA query_only = ON; PRAGMA cache_size = -8192")
+        try RecordBlock.register(on: db)
     }
 
     /// The schema first (nothing else is read before it is known to hold only tables and

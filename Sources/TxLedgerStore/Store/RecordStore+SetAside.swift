@@ -115,7 +115,7 @@ extension RecordStore {
             if let kept = state.filtered(by: cuts) {
                 try save(kept)
             } else {
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(state.id.bytes)])
+                try remove(state.id)
                 markChanged()
             }
         }

@@ -88,7 +88,14 @@ extension RecordStore {
     /// Deletes everything this file holds of `vault`: its records, its row, its peers and its
     /// sync folders' files.
     package func removeVault(_ vault: String) throws {
-        try db.execute(sql: "DELETE FROM record WHERE vault = (SELECT num FROM vault WHERE id = ?)", arguments: [vault])
+        let number = "(SELECT num FROM vault WHERE id = ?)"
+        for sql in [
+            "DELETE FROM record WHERE vault = \(number)",
+            "DELETE FROM record_cold_id WHERE block IN (SELECT num FROM record_block WHERE vault = \(number))",
+            "DELETE FROM record_block WHERE vault = \(number)",
+        ] {
+            try db.execute(sql: sql, arguments: [vault])
+        }
         for table in ["peer", "folder_file"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE vault_id = ?", arguments: [vault])
         }

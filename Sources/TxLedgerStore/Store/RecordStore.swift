@@ -38,6 +38,8 @@ package final class RecordStore {
     /// Whether some record names one it replaces (`record.replaced`), once asked; set when this
     /// transaction writes one.
     var holdsReplacements: Bool?
+    /// The numbers of the vaults with records in blocks, once asked (`holdsBlocks`).
+    var blockVaults: Set<Int64>?
 
     /// The `record` table's columns this store writes: all of them, but in a migration that
     /// runs before the later ones existed (`RecordRowV7`).
@@ -206,6 +208,7 @@ package final class RecordStore {
 
     /// Deletes the record with this id from this file.
     package func remove(_ id: TransactionID) throws {
+        try thaw(id)
         try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(id.bytes)])
     }
 
@@ -307,6 +310,8 @@ package final class RecordStore {
     }
 
     private func execute(_ write: Write, _ values: RecordRow.Values) throws {
+        // A record kept in a block is a row again before it is written.
+        if try holdsBlocks(values.vault) { try thaw(values.id) }
         let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql(columns))
         prepared[write] = statement
         try statement.execute(write.parameters(columns), of: values)

@@ -1,0 +1,531 @@
+// `record_cold`: a read-only eponymous virtual table over `record_block` (Specs/schema.md,
+// "Record blocks"). Each block holds up to 1024 settled records of one vault in history order;
+// the table gives them as rows with `record`'s columns, so that a query reads `record` and
+// `record_cold` with the same conditions (`RecordQuery` in TxLedgerStore). The file is hostile
+// input (another replica's file is read too): every length, count and value of a block is
+// checked before it is used, and a block that fails is an error, never a read out of bounds.
+
+#include "CRecordBlocks.h"
+
+#include <stdint.h>
+#include <string.h>
+
+enum {
+    COL_NUM, COL_ID, COL_VAULT, COL_TIME, COL_KIND, COL_CHAIN, COL_REPLACED, COL_STATUS,
+    COL_HIDDEN, COL_ERASED, COL_CHANGE_SEQ, COL_STATE, COL_DISPUTED
+};
+
+#define BLOCK_FORMAT 1
+#define MAX_BLOCK_ROWS 1024
+#define ID_BYTES 16
+// id, time, chain, kind, status, hidden
+#define ROW_FIXED (ID_BYTES + 8 + 8 + 3)
+
+enum { PLAN_ALL = 0, PLAN_VAULT = 1, PLAN_ID = 2 };
+#define PLAN_MASK 3
+#define PLAN_DESCENDING 4
+
+#define BLOCK_COLUMNS "num, vault, change_seq, count, superseded, rows, oldest, newest"
+
+typedef struct {
+    sqlite3_vtab base;
+    sqlite3 *db;
+} ColdTable;
+
+typedef struct {
+    sqlite3_vtab_cursor base;
+    sqlite3_stmt *blocks;    // the blocks walked (a vault's, every one, or one by number)
+    sqlite3_stmt *directory; // `record_cold_id`: an id's block and slot
+    int plan;
+    int descending;
+    sqlite3_int64 timeLow, timeHigh, seqLow, seqHigh;
+    uint64_t kinds, statuses, hiddens;
+    int single; // the id plan: only `slot` of the block
+    // The current block: pointers into `blocks`' current row, valid until it steps.
+    int inBlock;
+    sqlite3_int64 blockNum, vault, blockSeq, oldest, newest;
+    const unsigned char *rows;
+    int rowsLength;
+    const unsigned char *superseded;
+    int count;
+    int slot;
+    int eof;
+    // The last row given in the vault plan, whose order is checked.
+    int given;
+    sqlite3_int64 lastTime;
+    unsigned char lastId[ID_BYTES];
+} ColdCursor;
+
+static uint32_t readU32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static sqlite3_int64 readI64(const unsigned char *p) {
+    uint64_t value = 0;
+    for (int i = 7; i >= 0; i--) value = value << 8 | p[i];
+    return (sqlite3_int64)value;
+}
+
+static int fail(ColdCursor *cursor, int code, const char *reason) {
+    sqlite3_vtab *table = cursor->base.pVtab;
+    sqlite3_free(table->zErrMsg);
+    table->zErrMsg = sqlite3_mprintf("record block %lld is damaged: %s", cursor->blockNum, reason);
+    return code;
+}
+
+static int connectTable(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **error) {
+    (void)aux; (void)argc; (void)argv; (void)error;
+    int rc = sqlite3_declare_vtab(
+        db,
+        "CREATE TABLE x(num INTEGER, id BLOB, vault INTEGER, time INTEGER, kind INTEGER, chain INTEGER, "
+        "replaced BLOB, status INTEGER, hidden INTEGER, erased INTEGER, change_seq INTEGER, state BLOB, "
+        "disputed INTEGER)"
+    );
+    if (rc != SQLITE_OK) return rc;
+    ColdTable *table = sqlite3_malloc(sizeof(ColdTable));
+    if (table == NULL) return SQLITE_NOMEM;
+    memset(table, 0, sizeof(*table));
+    table->db = db;
+    sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+    *out = &table->base;
+    return SQLITE_OK;
+}
+
+static int disconnectTable(sqlite3_vtab *table) {
+    sqlite3_free(table);
+    return SQLITE_OK;
+}
+
+/// Whether `column` is one whose constraints `xFilter` reads (the others SQLite checks alone).
+static int reads(int column, unsigned char op) {
+    int comparison = op == SQLITE_INDEX_CONSTRAINT_EQ || op == SQLITE_INDEX_CONSTRAINT_LT
+        || op == SQLITE_INDEX_CONSTRAINT_LE || op == SQLITE_INDEX_CONSTRAINT_GT
+        || op == SQLITE_INDEX_CONSTRAINT_GE;
+    switch (column) {
+    case COL_TIME:
+    case COL_CHANGE_SEQ:
+        return comparison;
+    case COL_KIND:
+    case COL_STATUS:
+    case COL_HIDDEN:
+    case COL_ERASED:
+    case COL_DISPUTED:
+        return comparison || op == SQLITE_INDEX_CONSTRAINT_NE;
+    case COL_VAULT:
+        return op == SQLITE_INDEX_CONSTRAINT_EQ;
+    default:
+        return 0;
+    }
+}
+
+// The plan: by id through the directory, a vault's blocks in history order (either way), or
+// every block. idxStr lists what each argument is: its column and operator, "ccooo" each.
+static int bestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
+    int idConstraint = -1, vaultConstraint = -1;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+        if (c->iColumn == COL_ID && idConstraint < 0) idConstraint = i;
+        if (c->iColumn == COL_VAULT && vaultConstraint < 0 && !sqlite3_vtab_in(info, i, -1)) vaultConstraint = i;
+    }
+    int plan = idConstraint >= 0 ? PLAN_ID : vaultConstraint >= 0 ? PLAN_VAULT : PLAN_ALL;
+    char *description = sqlite3_malloc(info->nConstraint * 5 + 1);
+    if (description == NULL) return SQLITE_NOMEM;
+    description[0] = 0;
+    int argc = 0;
+    int key = plan == PLAN_ID ? idConstraint : plan == PLAN_VAULT ? vaultConstraint : -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < info->nConstraint; i++) {
+            const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+            // The plan's key first, then the others it reads.
+            if (pass == 0 ? i != key : (i == key || !c->usable || !reads(c->iColumn, c->op)
+                                         || sqlite3_vtab_in(info, i, -1)))
+                continue;
+            info->aConstraintUsage[i].argvIndex = ++argc;
+            sqlite3_snprintf(6, description + (argc - 1) * 5, "%02d%03d", c->iColumn, c->op);
+        }
+    }
+    info->idxStr = description;
+    info->needToFreeIdxStr = 1;
+    int flags = plan;
+    if (plan == PLAN_ID) {
+        info->estimatedCost = 10;
+        info->estimatedRows = 1;
+    } else if (plan == PLAN_VAULT) {
+        info->estimatedCost = 100000;
+        info->estimatedRows = 100000;
+        if (info->nOrderBy >= 1 && info->nOrderBy <= 2 && info->aOrderBy[0].iColumn == COL_TIME
+            && (info->nOrderBy == 1
+                || (info->aOrderBy[1].iColumn == COL_ID && info->aOrderBy[1].desc == info->aOrderBy[0].desc))) {
+            info->orderByConsumed = 1;
+            if (info->aOrderBy[0].desc) flags |= PLAN_DESCENDING;
+        }
+    } else {
+        info->estimatedCost = 10000000;
+        info->estimatedRows = 1000000;
+    }
+    info->idxNum = flags;
+    (void)tab;
+    return SQLITE_OK;
+}
+
+static int openCursor(sqlite3_vtab *table, sqlite3_vtab_cursor **out) {
+    (void)table;
+    ColdCursor *cursor = sqlite3_malloc(sizeof(ColdCursor));
+    if (cursor == NULL) return SQLITE_NOMEM;
+    memset(cursor, 0, sizeof(*cursor));
+    *out = &cursor->base;
+    return SQLITE_OK;
+}
+
+static int closeCursor(sqlite3_vtab_cursor *base) {
+    ColdCursor *cursor = (ColdCursor *)base;
+    sqlite3_finalize(cursor->blocks);
+    sqlite3_finalize(cursor->directory);
+    sqlite3_free(cursor);
+    return SQLITE_OK;
+}
+
+static uint64_t below(sqlite3_int64 value) {
+    if (value <= 0) return 0;
+    if (value >= 64) return ~(uint64_t)0;
+    return ((uint64_t)1 << value) - 1;
+}
+
+/// Narrows `mask`, the values 0 to 63 a column may hold, to those meeting `op value`.
+static void narrow(uint64_t *mask, int op, sqlite3_int64 value) {
+    uint64_t equal = value >= 0 && value < 64 ? (uint64_t)1 << value : 0;
+    uint64_t atMost = value == INT64_MAX ? ~(uint64_t)0 : below(value + 1);
+    switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: *mask &= equal; break;
+    case SQLITE_INDEX_CONSTRAINT_NE: *mask &= ~equal; break;
+    case SQLITE_INDEX_CONSTRAINT_LT: *mask &= below(value); break;
+    case SQLITE_INDEX_CONSTRAINT_LE: *mask &= atMost; break;
+    case SQLITE_INDEX_CONSTRAINT_GT: *mask &= ~atMost; break;
+    case SQLITE_INDEX_CONSTRAINT_GE: *mask &= ~below(value); break;
+    }
+}
+
+/// Narrows [low, high] to the values meeting `op value`.
+static void bound(sqlite3_int64 *low, sqlite3_int64 *high, int op, sqlite3_int64 value) {
+    switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ:
+        if (value > *low) *low = value;
+        if (value < *high) *high = value;
+        break;
+    case SQLITE_INDEX_CONSTRAINT_LT:
+        if (value == INT64_MIN) { *low = 1; *high = 0; } else if (value - 1 < *high) *high = value - 1;
+        break;
+    case SQLITE_INDEX_CONSTRAINT_LE: if (value < *high) *high = value; break;
+    case SQLITE_INDEX_CONSTRAINT_GT:
+        if (value == INT64_MAX) { *low = 1; *high = 0; } else if (value + 1 > *low) *low = value + 1;
+        break;
+    case SQLITE_INDEX_CONSTRAINT_GE: if (value > *low) *low = value; break;
+    }
+}
+
+static int prepare(ColdCursor *cursor, sqlite3_stmt **statement, const char *sql) {
+    ColdTable *table = (ColdTable *)cursor->base.pVtab;
+    if (*statement != NULL) {
+        sqlite3_reset(*statement);
+        sqlite3_clear_bindings(*statement);
+        if (strcmp(sqlite3_sql(*statement), sql) == 0) return SQLITE_OK;
+        sqlite3_finalize(*statement);
+        *statement = NULL;
+    }
+    return sqlite3_prepare_v3(table->db, sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL);
+}
+
+/// Takes the block at `blocks`' current row, checking its shape.
+static int enterBlock(ColdCursor *cursor) {
+    sqlite3_stmt *s = cursor->blocks;
+    cursor->blockNum = sqlite3_column_int64(s, 0);
+    for (int column = 0; column < 4; column++) {
+        if (sqlite3_column_type(s, column) != SQLITE_INTEGER) return fail(cursor, SQLITE_CORRUPT_VTAB, "a number is not an integer");
+    }
+    for (int column = 6; column < 8; column++) {
+        if (sqlite3_column_type(s, column) != SQLITE_INTEGER) return fail(cursor, SQLITE_CORRUPT_VTAB, "a time is not an integer");
+    }
+    if (sqlite3_column_type(s, 4) != SQLITE_BLOB || sqlite3_column_type(s, 5) != SQLITE_BLOB) {
+        return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows are not a blob");
+    }
+    cursor->vault = sqlite3_column_int64(s, 1);
+    cursor->blockSeq = sqlite3_column_int64(s, 2);
+    sqlite3_int64 count = sqlite3_column_int64(s, 3);
+    cursor->oldest = sqlite3_column_int64(s, 6);
+    cursor->newest = sqlite3_column_int64(s, 7);
+    cursor->superseded = sqlite3_column_blob(s, 4);
+    int supersededLength = sqlite3_column_bytes(s, 4);
+    cursor->rows = sqlite3_column_blob(s, 5);
+    cursor->rowsLength = sqlite3_column_bytes(s, 5);
+    if (count < 1 || count > MAX_BLOCK_ROWS) return fail(cursor, SQLITE_CORRUPT_VTAB, "its count is out of range");
+    cursor->count = (int)count;
+    if (cursor->oldest > cursor->newest) return fail(cursor, SQLITE_CORRUPT_VTAB, "its oldest time is after its newest");
+    if (supersededLength != (cursor->count + 7) / 8 || cursor->superseded == NULL) {
+        return fail(cursor, SQLITE_CORRUPT_VTAB, "its superseded bits are not one per row");
+    }
+    const unsigned char *rows = cursor->rows;
+    int header = 4 + 4 * (cursor->count + 1);
+    if (rows == NULL || cursor->rowsLength < header || rows[0] != BLOCK_FORMAT || rows[1] != 0
+        || (rows[2] | rows[3] << 8) != cursor->count) {
+        return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows do not start with its format and count");
+    }
+    if (readU32(rows + 4) != (uint32_t)header || readU32(rows + 4 + 4 * cursor->count) != (uint32_t)cursor->rowsLength) {
+        return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows' offsets do not span them");
+    }
+    for (int slot = 0; slot < cursor->count; slot++) {
+        uint32_t start = readU32(rows + 4 + 4 * slot), end = readU32(rows + 8 + 4 * slot);
+        if (end < start || end - start < ROW_FIXED + 1) return fail(cursor, SQLITE_CORRUPT_VTAB, "a row is too short");
+    }
+    cursor->inBlock = 1;
+    return SQLITE_OK;
+}
+
+static const unsigned char *row(ColdCursor *cursor) {
+    return cursor->rows + readU32(cursor->rows + 4 + 4 * cursor->slot);
+}
+
+/// Whether the current slot is a row to give: 1 yes, 0 no, -1 none follows in this walk
+/// (the vault plan past its time bound); or SQLite's error code, negated less 1.
+static int consider(ColdCursor *cursor, int *verdict) {
+    *verdict = 0;
+    if (cursor->superseded[cursor->slot / 8] & (1 << (cursor->slot % 8))) return SQLITE_OK;
+    const unsigned char *p = row(cursor);
+    sqlite3_int64 time = readI64(p + ID_BYTES);
+    unsigned kind = p[32], status = p[33], hidden = p[34];
+    if (time < cursor->oldest || time > cursor->newest) return fail(cursor, SQLITE_CORRUPT_VTAB, "a row's time is outside the block's");
+    if (kind > 2 || (status != 2 && status != 3) || hidden > 1) {
+        return fail(cursor, SQLITE_CORRUPT_VTAB, "a row's kind, status or hidden flag is out of range");
+    }
+    if (cursor->plan == PLAN_VAULT) {
+        if (cursor->given) {
+            int order = time < cursor->lastTime ? -1 : time > cursor->lastTime ? 1 : memcmp(p, cursor->lastId, ID_BYTES);
+            if (order == 0 || (order < 0) != cursor->descending) {
+                return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows are not in history order");
+            }
+        }
+        if (cursor->descending ? time < cursor->timeLow : time > cursor->timeHigh) {
+            *verdict = -1;
+            return SQLITE_OK;
+        }
+    }
+    if (time < cursor->timeLow || time > cursor->timeHigh) return SQLITE_OK;
+    if (!(cursor->kinds >> kind & 1) || !(cursor->statuses >> status & 1) || !(cursor->hiddens >> hidden & 1)) {
+        return SQLITE_OK;
+    }
+    *verdict = 1;
+    return SQLITE_OK;
+}
+
+static int advance(ColdCursor *cursor) {
+    for (;;) {
+        if (cursor->inBlock) {
+            if (cursor->single) {
+                cursor->eof = 1;
+                return SQLITE_OK;
+            }
+            cursor->slot += cursor->descending ? -1 : 1;
+            if (cursor->slot >= 0 && cursor->slot < cursor->count) {
+                int verdict, rc = consider(cursor, &verdict);
+                if (rc != SQLITE_OK) return rc;
+                if (verdict < 0) break;
+                if (verdict > 0) {
+                    const unsigned char *p = row(cursor);
+                    cursor->given = 1;
+                    cursor->lastTime = readI64(p + ID_BYTES);
+                    memcpy(cursor->lastId, p, ID_BYTES);
+                    return SQLITE_OK;
+                }
+                continue;
+            }
+            cursor->inBlock = 0;
+        }
+        int rc = sqlite3_step(cursor->blocks);
+        if (rc == SQLITE_DONE) break;
+        if (rc != SQLITE_ROW) return rc;
+        rc = enterBlock(cursor);
+        if (rc != SQLITE_OK) return rc;
+        cursor->slot = cursor->descending ? cursor->count : -1;
+    }
+    cursor->eof = 1;
+    return SQLITE_OK;
+}
+
+/// Whether this file has blocks at all (a file of an older schema has no `record_block`).
+static int hasBlockTable(ColdCursor *cursor, int *answer) {
+    ColdTable *table = (ColdTable *)cursor->base.pVtab;
+    sqlite3_stmt *statement;
+    int rc = sqlite3_prepare_v2(
+        table->db, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'record_block'", -1, &statement, NULL
+    );
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_step(statement);
+    *answer = rc == SQLITE_ROW;
+    sqlite3_finalize(statement);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/// The id plan: the directory's block and slot for `id`, checked against the block.
+static int findID(ColdCursor *cursor, sqlite3_value *id, sqlite3_int64 vault, int vaultGiven) {
+    if (sqlite3_value_type(id) != SQLITE_BLOB || sqlite3_value_bytes(id) != ID_BYTES) return SQLITE_OK;
+    int rc = prepare(cursor, &cursor->directory, "SELECT block, slot FROM main.record_cold_id WHERE id = ?1");
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_bind_value(cursor->directory, 1, id);
+    rc = sqlite3_step(cursor->directory);
+    if (rc == SQLITE_DONE) return SQLITE_OK;
+    if (rc != SQLITE_ROW) return rc;
+    sqlite3_int64 block = sqlite3_column_int64(cursor->directory, 0), slot = sqlite3_column_int64(cursor->directory, 1);
+    rc = prepare(cursor, &cursor->blocks, "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE num = ?1");
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_bind_int64(cursor->blocks, 1, block);
+    rc = sqlite3_step(cursor->blocks);
+    cursor->blockNum = block;
+    if (rc == SQLITE_DONE) return fail(cursor, SQLITE_CORRUPT_VTAB, "the directory names a block that is not there");
+    if (rc != SQLITE_ROW) return rc;
+    rc = enterBlock(cursor);
+    if (rc != SQLITE_OK) return rc;
+    if (slot < 0 || slot >= cursor->count) return fail(cursor, SQLITE_CORRUPT_VTAB, "the directory names a slot it does not have");
+    cursor->slot = (int)slot;
+    if (memcmp(row(cursor), sqlite3_value_blob(id), ID_BYTES) != 0) {
+        return fail(cursor, SQLITE_CORRUPT_VTAB, "the directory's slot holds another record");
+    }
+    if (vaultGiven && cursor->vault != vault) return SQLITE_OK;
+    int verdict;
+    rc = consider(cursor, &verdict);
+    if (rc != SQLITE_OK) return rc;
+    if (verdict > 0) {
+        cursor->single = 1;
+        cursor->eof = 0;
+    }
+    return SQLITE_OK;
+}
+
+/// The number written in `count` decimal digits at `text` (an `idxStr` of `bestIndex`).
+static int digits(const char *text, int count) {
+    int value = 0;
+    for (int i = 0; i < count; i++) value = value * 10 + (text[i] - '0');
+    return value;
+}
+
+static int filterRows(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr, int argc, sqlite3_value **argv) {
+    ColdCursor *cursor = (ColdCursor *)base;
+    cursor->plan = idxNum & PLAN_MASK;
+    cursor->descending = (idxNum & PLAN_DESCENDING) != 0;
+    cursor->timeLow = cursor->seqLow = INT64_MIN;
+    cursor->timeHigh = cursor->seqHigh = INT64_MAX;
+    cursor->kinds = cursor->statuses = cursor->hiddens = ~(uint64_t)0;
+    uint64_t erased = ~(uint64_t)0, disputed = ~(uint64_t)0;
+    cursor->single = cursor->inBlock = cursor->given = 0;
+    cursor->eof = 1;
+    if (cursor->blocks) sqlite3_reset(cursor->blocks);
+    int present, rc = hasBlockTable(cursor, &present);
+    if (rc != SQLITE_OK || !present) return rc;
+    sqlite3_int64 vault = 0;
+    int vaultGiven = 0;
+    sqlite3_value *id = NULL;
+    for (int i = 0; i < argc; i++) {
+        int column = digits(idxStr + i * 5, 2), op = digits(idxStr + i * 5 + 2, 3);
+        sqlite3_value *value = argv[i];
+        if (column == COL_ID) {
+            id = value;
+            continue;
+        }
+        if (sqlite3_value_type(value) == SQLITE_NULL) return SQLITE_OK; // a comparison with NULL holds for no row
+        if (sqlite3_value_numeric_type(value) != SQLITE_INTEGER) continue; // left to SQLite
+        sqlite3_int64 number = sqlite3_value_int64(value);
+        switch (column) {
+        case COL_VAULT: vault = number; vaultGiven = 1; break;
+        case COL_TIME: bound(&cursor->timeLow, &cursor->timeHigh, op, number); break;
+        case COL_CHANGE_SEQ: bound(&cursor->seqLow, &cursor->seqHigh, op, number); break;
+        case COL_KIND: narrow(&cursor->kinds, op, number); break;
+        case COL_STATUS: narrow(&cursor->statuses, op, number); break;
+        case COL_HIDDEN: narrow(&cursor->hiddens, op, number); break;
+        case COL_ERASED: narrow(&erased, op, number); break;
+        case COL_DISPUTED: narrow(&disputed, op, number); break;
+        }
+    }
+    // A block's rows are never erased nor disputed, and are confirmed or failed.
+    if (!(erased & 1) || !(disputed & 1) || !(cursor->statuses & 0xC) || !(cursor->kinds & 7) || !(cursor->hiddens & 3)
+        || cursor->timeLow > cursor->timeHigh || cursor->seqLow > cursor->seqHigh) {
+        return SQLITE_OK;
+    }
+    if (cursor->plan == PLAN_ID) {
+        return id == NULL ? SQLITE_OK : findID(cursor, id, vault, vaultGiven);
+    }
+    if (cursor->plan == PLAN_VAULT && !vaultGiven) return SQLITE_OK;
+    const char *sql = cursor->plan == PLAN_ALL
+        ? "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE ?1 IS NULL AND oldest <= ?2 AND newest >= ?3"
+          " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num"
+        : cursor->descending
+        ? "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
+          " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num DESC"
+        : "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
+          " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num";
+    rc = prepare(cursor, &cursor->blocks, sql);
+    if (rc != SQLITE_OK) return rc;
+    if (cursor->plan == PLAN_VAULT) sqlite3_bind_int64(cursor->blocks, 1, vault);
+    sqlite3_bind_int64(cursor->blocks, 2, cursor->timeHigh);
+    sqlite3_bind_int64(cursor->blocks, 3, cursor->timeLow);
+    sqlite3_bind_int64(cursor->blocks, 4, cursor->seqLow);
+    sqlite3_bind_int64(cursor->blocks, 5, cursor->seqHigh);
+    cursor->eof = 0;
+    return advance(cursor);
+}
+
+static int nextRow(sqlite3_vtab_cursor *base) {
+    return advance((ColdCursor *)base);
+}
+
+static int atEnd(sqlite3_vtab_cursor *base) {
+    return ((ColdCursor *)base)->eof;
+}
+
+static int columnValue(sqlite3_vtab_cursor *base, sqlite3_context *context, int index) {
+    ColdCursor *cursor = (ColdCursor *)base;
+    const unsigned char *p = row(cursor);
+    switch (index) {
+    case COL_ID: sqlite3_result_blob(context, p, ID_BYTES, SQLITE_TRANSIENT); break;
+    case COL_VAULT: sqlite3_result_int64(context, cursor->vault); break;
+    case COL_TIME: sqlite3_result_int64(context, readI64(p + ID_BYTES)); break;
+    case COL_CHAIN: sqlite3_result_int64(context, readI64(p + ID_BYTES + 8)); break;
+    case COL_KIND: sqlite3_result_int(context, p[32]); break;
+    case COL_STATUS: sqlite3_result_int(context, p[33]); break;
+    case COL_HIDDEN: sqlite3_result_int(context, p[34]); break;
+    case COL_ERASED:
+    case COL_DISPUTED: sqlite3_result_int(context, 0); break;
+    case COL_CHANGE_SEQ: sqlite3_result_int64(context, cursor->blockSeq); break;
+    case COL_STATE: {
+        uint32_t start = readU32(cursor->rows + 4 + 4 * cursor->slot), end = readU32(cursor->rows + 8 + 4 * cursor->slot);
+        sqlite3_result_blob(context, p + ROW_FIXED, (int)(end - start - ROW_FIXED), SQLITE_TRANSIENT);
+        break;
+    }
+    default: sqlite3_result_null(context); break; // num (a block's record has none), replaced
+    }
+    return SQLITE_OK;
+}
+
+static int rowNumber(sqlite3_vtab_cursor *base, sqlite3_int64 *out) {
+    ColdCursor *cursor = (ColdCursor *)base;
+    *out = cursor->blockNum * MAX_BLOCK_ROWS + cursor->slot;
+    return SQLITE_OK;
+}
+
+static sqlite3_module module = {
+    .iVersion = 0,
+    .xCreate = NULL, // eponymous only: `record_cold` needs no CREATE VIRTUAL TABLE
+    .xConnect = connectTable,
+    .xBestIndex = bestIndex,
+    .xDisconnect = disconnectTable,
+    .xDestroy = disconnectTable,
+    .xOpen = openCursor,
+    .xClose = closeCursor,
+    .xFilter = filterRows,
+    .xNext = nextRow,
+    .xEof = atEnd,
+    .xColumn = columnValue,
+    .xRowid = rowNumber,
+};
+
+int txledger_register_record_cold(sqlite3 *db) {
+    return sqlite3_create_module_v2(db, "record_cold", &module, NULL, NULL);
+}

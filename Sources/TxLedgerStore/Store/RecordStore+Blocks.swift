@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import TxLedgerCore
+
+/// Records kept in blocks (`record_block`, Specs/schema.md, "Record blocks"): written once by
+/// the load of a full change set, read through `record_cold`, and moved back to a row of
+/// `record` ("thawed") before anything writes them.
+extension RecordStore {
+    /// Where a record of a block is: the block's number and the record's slot in it.
+    package struct BlockSlot: Sendable {
+        let id: TransactionID
+        let block: Int64
+        let slot: Int16
+    }
+
+    /// Writes `block`'s rows as one row of `record_block` for vault number `vault`; returns
+    /// where each of its records is, for the directory (`writeDirectory`).
+    func write(_ block: RecordBlock, vault: Int64) throws -> [BlockSlot] {
+        let rows = block.rows
+        guard let first = rows.first, let last = rows.last else { return [] }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO record_block (vault, oldest, newest, count, change_seq, superseded, rows)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            vault, first.time, last.time, rows.count, changeSeq,
+            Data(count: (rows.count + 7) / 8), Data(block.encoded),
+        ])
+        let number = db.lastInsertedRowID
+        blockVaults?.insert(vault)
+        markChanged()
+        return rows.enumerated().map { BlockSlot(id: $0.element.id, block: number, slot: Int16($0.offset)) }
+    }
+
+    /// Writes the directory entries of `slots` in id order; returns the ids named more than
+    /// once, whose slots are all left out (the caller writes each such record as a row, and
+    /// supersedes its slots: `supersede`).
+    func writeDirectory(_ slots: [BlockSlot]) throws -> [TransactionID: [BlockSlot]] {
+        let sorted = slots.sorted { $0.id < $1.id }
+        var repeated: [TransactionID: [BlockSlot]] = [:]
+        let insert = try db.cachedStatement(sql: "INSERT INTO record_cold_id (id, block, slot) VALUES (?, ?, ?)")
+        var index = sorted.startIndex
+        while index < sorted.endIndex {
+            var end = index + 1
+            while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
+            if end - index > 1 {
+                repeated[sorted[index].id] = Array(sorted[index..<end])
+            } else {
+                let slot = sorted[index]
+                try insert.execute(arguments: [Data(slot.id.bytes), slot.block, Int64(slot.slot)])
+            }
+            index = end
+        }
+        return repeated
+    }
+
+    /// Marks `slot` as no longer holding its record (the record is a row now, or was named
+    /// twice), and drops its directory entry; a block all of whose slots are superseded is
+    /// deleted.
+    func supersede(_ slot: BlockSlot) throws {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT count, superseded FROM record_block WHERE num = ?"),
+                arguments: [slot.block]
+            ), let count = Int.fromDatabaseValue(row[0]), var bits = RecordRow.blob(row[1]),
+            bits.count == (count + 7) / 8, Int(slot.slot) < count
+        else {
+            throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
+        }
+        bits[Int(slot.slot) / 8] |= UInt8(1) << (Int(slot.slot) % 8)
+        try db.cachedStatement(sql: "DELETE FROM record_cold_id WHERE id = ? AND block = ?")
+            .execute(arguments: [Data(slot.id.bytes), slot.block])
+        if (0..<count).allSatisfy({ bits[$0 / 8] & (UInt8(1) << ($0 % 8)) != 0 }) {
+            try db.cachedStatement(sql: "DELETE FROM record_block WHERE num = ?").execute(arguments: [slot.block])
+        } else {
+            try db.cachedStatement(sql: "UPDATE record_block SET superseded = ? WHERE num = ?")
+                .execute(arguments: [bits, slot.block])
+        }
+    }
+
+    /// Moves the record `id` from its block to a row of `record`, unchanged (its change number
+    /// kept), if a block holds it: what every write of a record does first.
+    func thaw(_ id: TransactionID) throws {
+        let key = Data(id.bytes)
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT block, slot FROM record_cold_id WHERE id = ?"),
+                arguments: [key]
+            ), let block = Int64.fromDatabaseValue(row[0]), let slot = Int16.fromDatabaseValue(row[1])
+        else { return }
+        let columns = RecordRow.columns.joined(separator: ", ")
+        try db.cachedStatement(
+            sql: "INSERT INTO record (\(columns)) SELECT \(columns) FROM record_cold WHERE id = ?"
+        ).execute(arguments: [key])
+        guard db.changesCount == 1 else {
+            throw LedgerError.unreadableDatabase(path: path, reason: "record block \(block) does not hold \(id)")
+        }
+        try supersede(BlockSlot(id: id, block: block, slot: slot))
+        try db.notifyChanges(in: Table("record"))
+    }
+
+    /// Whether vault number `vault` has records in blocks (read once per transaction).
+    func holdsBlocks(_ vault: Int64) throws -> Bool {
+        if blockVaults == nil {
+            blockVaults = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT vault FROM record_block"))
+        }
+        return blockVaults?.contains(vault) ?? false
+    }
+
+    /// Whether vault number `vault` holds nothing, neither rows nor blocks: a full change set
+    /// may then be loaded into blocks.
+    func isEmpty(vault: Int64) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT NOT EXISTS (SELECT 1 FROM record WHERE vault = ?1)
+                    AND NOT EXISTS (SELECT 1 FROM record_block WHERE vault = ?1)
+                """,
+            arguments: [vault]
+        ) ?? false
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import TxLedger
+@testable import TxLedgerCore
+@testable import TxLedgerStore
+@testable import TxLedgerTestSupport
+
+/// `record_cold` (CRecordBlocks) over `record_block`: the settled rows of the history fixture,
+/// moved into blocks of three, come back through the virtual table with every column, in
+/// history order either way, by id, and filtered as SQL asks; a damaged block is an error.
+struct RecordBlockTests {
+    static let columns = RecordRow.columns.joined(separator: ", ")
+    static let blockChangeSeq: Int64 = 7
+
+    /// A row's values by column name (`Row` is not `Sendable`).
+    typealias Moved = [String: DatabaseValue]
+
+    /// A ledger with the fixture's records, whose settled ones were moved to blocks of
+    /// `capacity`; and the moved rows as they were (`columns`, change numbers aside).
+    private func frozen(capacity: Int = 3) async throws -> (TestLedger, [Moved]) {
+        let test = try await TestLedger()
+        try await test.ledger.record(try HistoryFixture.records(count: 60))
+        let moved = try await test.ledger.database.pool.write { db in
+            let store = RecordStore(db, path: "", changeSeq: Self.blockChangeSeq)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.columns) FROM record
+                    WHERE status IN (2, 3) AND erased = 0 AND disputed = 0 AND replaced IS NULL
+                    ORDER BY vault, time, id
+                    """
+            )
+            var slots: [RecordStore.BlockSlot] = []
+            var block = RecordBlock(capacity: capacity)
+            var vault: Int64?
+            for row in rows {
+                let values = Self.values(row)
+                if let open = vault, open != values.vault || block.isFull {
+                    slots += try store.write(block, vault: open)
+                    block = RecordBlock(capacity: capacity)
+                }
+                vault = values.vault
+                block.append(values)
+                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(values.id.bytes)])
+            }
+            if let vault { slots += try store.write(block, vault: vault) }
+            #expect(try store.writeDirectory(slots).isEmpty)
+            return rows.map { row in Moved(uniqueKeysWithValues: RecordRow.columns.map { ($0, row[$0] as DatabaseValue) }) }
+        }
+        return (test, moved)
+    }
+
+    private static func values(_ row: Row) -> RecordRow.Values {
+        RecordRow.Values(
+            id: TransactionID(bytes: Array(row["id"] as Data))!,
+            vault: row["vault"],
+            time: row["time"],
+            kind: row["kind"],
+            chain: row["chain"],
+            replaced: nil,
+            status: row["status"],
+            hidden: row["hidden"],
+            erased: row["erased"],
+            disputed: row["disputed"],
+            changeSeq: row["change_seq"],
+            state: Array(row["state"] as Data)
+        )
+    }
+
+    /// `row` with the change number a block gives its records.
+    private static func inBlock(_ row: Moved) -> [DatabaseValue] {
+        RecordRow.columns.map { $0 == "change_seq" ? blockChangeSeq.databaseValue : row[$0]! }
+    }
+
+    private static func int(_ row: Moved, _ column: String) -> Int64 { Int64.fromDatabaseValue(row[column]!)! }
+    private static func data(_ row: Moved, _ column: String) -> Data { Data.fromDatabaseValue(row[column]!)! }
+
+    @Test func everyMovedRowComesBackWithItsColumns() async throws {
+        let (test, moved) = try await frozen()
+        #expect(moved.count > 10)
+        let cold = try await test.ledger.database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM record_cold ORDER BY vault, time, id")
+        }
+        #expect(cold.map { row in RecordRow.columns.map { row[$0] as DatabaseValue } } == moved.map(Self.inBlock))
+        let blocks = try await test.ledger.database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_block")
+        }
+        let perVault = Dictionary(grouping: moved) { Self.int($0, "vault") }.values
+        #expect(blocks == perVault.reduce(0) { $0 + ($1.count + 2) / 3 })
+    }
+
+    /// A vault's rows come in history order, newest first or oldest first, without a sort, and
+    /// a time bound and a limit stop the walk where SQL asks.
+    @Test func aVaultsRowsComeInHistoryOrderWithoutASort() async throws {
+        let (test, moved) = try await frozen()
+        let vault = Self.int(moved[0], "vault")
+        let mine = moved.filter { Self.int($0, "vault") == vault }
+        let times = mine.map { Self.int($0, "time") }
+        let bound = times[times.count / 2]
+        for descending in [true, false] {
+            let order = descending ? "DESC" : "ASC"
+            let sql = """
+                SELECT id FROM record_cold WHERE vault = ? AND time <= ?
+                ORDER BY time \(order), id \(order) LIMIT 5
+                """
+            let (ids, plan) = try await test.ledger.database.pool.read { db in
+                (
+                    try Data.fetchAll(db, sql: sql, arguments: [vault, bound]),
+                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [vault, bound])
+                        .map { $0["detail"] as String }.joined(separator: "\n")
+                )
+            }
+            let expected = mine.filter { Self.int($0, "time") <= bound }
+            let ordered = descending ? Array(expected.reversed()) : expected
+            #expect(ids == ordered.prefix(5).map { Self.data($0, "id") })
+            #expect(plan.contains("VIRTUAL TABLE"), "\(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+        }
+    }
+
+    @Test func aRecordIsFoundByIdUntilItIsThawed() async throws {
+        let (test, moved) = try await frozen()
+        let id = TransactionID(bytes: Array(Self.data(moved[4], "id")))!
+        try await test.ledger.database.pool.write { db in
+            for row in moved {
+                let found = try Row.fetchOne(
+                    db,
+                    sql: "SELECT \(Self.columns) FROM record_cold WHERE id = ?",
+                    arguments: [Self.data(row, "id")]
+                )
+                #expect(found.map { row in RecordRow.columns.map { row[$0] as DatabaseValue } } == Self.inBlock(row))
+            }
+            let store = RecordStore(db, path: "", changeSeq: 9)
+            try store.thaw(id)
+            let key = Data(id.bytes)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold WHERE id = ?", arguments: [key]) == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold") == moved.count - 1)
+            let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM record WHERE id = ?", arguments: [key])
+            #expect(row.map { row in RecordRow.columns.map { row[$0] as DatabaseValue } } == Self.inBlock(moved[4]))
+            try store.thaw(id)  // a row already: nothing to do
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE id = ?", arguments: [key]) == 1)
+        }
+    }
+
+    /// Conditions on the codes a block's rows may hold: none is in progress, erased or disputed.
+    @Test func conditionsOnCodesSelectWhatTheyName() async throws {
+        let (test, moved) = try await frozen()
+        let vault = Self.int(moved[0], "vault")
+        let count = { (condition: String) in
+            try await test.ledger.database.pool.read { db in
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM record_cold WHERE vault = ? AND \(condition)",
+                    arguments: [vault]
+                ) ?? -1
+            }
+        }
+        let mine = moved.filter { Self.int($0, "vault") == vault }
+        func counted(_ include: (Moved) -> Bool) -> Int { mine.filter(include).count }
+        #expect(try await count("status < 2 AND kind <> 2") == 0)
+        #expect(try await count("erased = 1") == 0)
+        #expect(try await count("disputed = 1") == 0)
+        #expect(try await count("status = 3") == counted { Self.int($0, "status") == 3 })
+        #expect(try await count("kind = 1") == counted { Self.int($0, "kind") == 1 })
+        #expect(try await count("kind <> 1 AND hidden = 0") == counted { Self.int($0, "kind") != 1 && Self.int($0, "hidden") == 0 })
+        #expect(try await count("change_seq > 7") == 0)
+        #expect(try await count("change_seq > 6") == mine.count)
+    }
+
+    /// Any byte of a block changed: the read gives rows or an error, never a read out of
+    /// bounds (which the sanitizers and the process would see), and a broken shape is named.
+    @Test func aDamagedBlockIsAnError() async throws {
+        let (test, _) = try await frozen(capacity: 8)
+        let (num, rows) = try await test.ledger.database.pool.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT num, rows FROM record_block ORDER BY num LIMIT 1")!
+            return (row[0] as Int64, Array(row[1] as Data))
+        }
+        var state: UInt64 = 36
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        var errors = 0
+        for round in 0..<300 {
+            var damaged = rows
+            if round == 0 {
+                damaged[4] ^= 0xFF  // the first offset
+            } else {
+                let index = Int(next() % UInt64(damaged.count))
+                damaged[index] = UInt8(truncatingIfNeeded: next())
+            }
+            let blob = Data(damaged)
+            do {
+                try await test.ledger.database.pool.write { db in
+                    try db.execute(sql: "UPDATE record_block SET rows = ? WHERE num = ?", arguments: [blob, num])
+                    _ = try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM record_cold")
+                    _ = try Row.fetchAll(db, sql: "SELECT id FROM record_cold WHERE vault = 1 ORDER BY time DESC")
+                }
+            } catch let error as DatabaseError {
+                if round == 0 { #expect(error.message?.contains("record block \(num) is damaged") == true) }
+                errors += 1
+            }
+        }
+        #expect(errors > 0)
+    }
+}
