@@ -32,15 +32,9 @@ typedef struct {
     sqlite3 *db;
 } ColdTable;
 
+/// One walk through blocks in order: a vault's, or one block (the id plan).
 typedef struct {
-    sqlite3_vtab_cursor base;
-    sqlite3_stmt *blocks;    // the blocks walked (a vault's, every one, or one by number)
-    sqlite3_stmt *directory; // `record_cold_id`: an id's block and slot
-    int plan;
-    int descending;
-    sqlite3_int64 timeLow, timeHigh, seqLow, seqHigh;
-    uint64_t kinds, statuses, hiddens;
-    int single; // the id plan: only `slot` of the block
+    sqlite3_stmt *blocks;
     // The current block: pointers into `blocks`' current row, valid until it steps.
     int inBlock;
     sqlite3_int64 blockNum, vault, blockSeq, oldest, newest;
@@ -50,10 +44,26 @@ typedef struct {
     int count;
     int slot;
     int eof;
-    // The last row given in the vault plan, whose order is checked.
+    // The last row given, whose order the next one is checked against.
     int given;
     sqlite3_int64 lastTime;
     unsigned char lastId[ID_BYTES];
+} Walker;
+
+typedef struct {
+    sqlite3_vtab_cursor base;
+    sqlite3_stmt *directory; // `record_cold_id`: an id's block and slot
+    int blockTable;          // whether the file has `record_block`: -1 not asked yet
+    int plan;
+    int descending;
+    sqlite3_int64 timeLow, timeHigh, seqLow, seqHigh;
+    uint64_t kinds, statuses, hiddens;
+    int single; // the id plan: only the found slot
+    // One walker per vault walked (the id plan's one block is a walker too), merged in order.
+    Walker *walkers;
+    int walkerCount, walkerCapacity;
+    int current;
+    int eof;
 } ColdCursor;
 
 static uint32_t readU32(const unsigned char *p) {
@@ -66,11 +76,11 @@ static sqlite3_int64 readI64(const unsigned char *p) {
     return (sqlite3_int64)value;
 }
 
-static int fail(ColdCursor *cursor, int code, const char *reason) {
+static int fail(ColdCursor *cursor, const Walker *walker, const char *reason) {
     sqlite3_vtab *table = cursor->base.pVtab;
     sqlite3_free(table->zErrMsg);
-    table->zErrMsg = sqlite3_mprintf("record block %lld is damaged: %s", cursor->blockNum, reason);
-    return code;
+    table->zErrMsg = sqlite3_mprintf("record block %lld is damaged: %s", walker->blockNum, reason);
+    return SQLITE_CORRUPT_VTAB;
 }
 
 static int connectTable(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **error) {
@@ -151,18 +161,16 @@ static int bestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
     if (plan == PLAN_ID) {
         info->estimatedCost = 10;
         info->estimatedRows = 1;
-    } else if (plan == PLAN_VAULT) {
-        info->estimatedCost = 100000;
-        info->estimatedRows = 100000;
+    } else {
+        info->estimatedCost = plan == PLAN_VAULT ? 100000 : 10000000;
+        info->estimatedRows = plan == PLAN_VAULT ? 100000 : 1000000;
+        // Each vault's blocks are in history order, and the vaults' walks are merged.
         if (info->nOrderBy >= 1 && info->nOrderBy <= 2 && info->aOrderBy[0].iColumn == COL_TIME
             && (info->nOrderBy == 1
                 || (info->aOrderBy[1].iColumn == COL_ID && info->aOrderBy[1].desc == info->aOrderBy[0].desc))) {
             info->orderByConsumed = 1;
             if (info->aOrderBy[0].desc) flags |= PLAN_DESCENDING;
         }
-    } else {
-        info->estimatedCost = 10000000;
-        info->estimatedRows = 1000000;
     }
     info->idxNum = flags;
     (void)tab;
@@ -174,13 +182,15 @@ static int openCursor(sqlite3_vtab *table, sqlite3_vtab_cursor **out) {
     ColdCursor *cursor = sqlite3_malloc(sizeof(ColdCursor));
     if (cursor == NULL) return SQLITE_NOMEM;
     memset(cursor, 0, sizeof(*cursor));
+    cursor->blockTable = -1;
     *out = &cursor->base;
     return SQLITE_OK;
 }
 
 static int closeCursor(sqlite3_vtab_cursor *base) {
     ColdCursor *cursor = (ColdCursor *)base;
-    sqlite3_finalize(cursor->blocks);
+    for (int i = 0; i < cursor->walkerCapacity; i++) sqlite3_finalize(cursor->walkers[i].blocks);
+    sqlite3_free(cursor->walkers);
     sqlite3_finalize(cursor->directory);
     sqlite3_free(cursor);
     return SQLITE_OK;
@@ -224,6 +234,8 @@ static void bound(sqlite3_int64 *low, sqlite3_int64 *high, int op, sqlite3_int64
     }
 }
 
+/// `*statement` reset for `sql`, prepared on first use (a cursor keeps its statements across
+/// the calls of one query, as an IN list makes).
 static int prepare(ColdCursor *cursor, sqlite3_stmt **statement, const char *sql) {
     ColdTable *table = (ColdTable *)cursor->base.pVtab;
     if (*statement != NULL) {
@@ -236,78 +248,76 @@ static int prepare(ColdCursor *cursor, sqlite3_stmt **statement, const char *sql
     return sqlite3_prepare_v3(table->db, sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL);
 }
 
-/// Takes the block at `blocks`' current row, checking its shape.
-static int enterBlock(ColdCursor *cursor) {
-    sqlite3_stmt *s = cursor->blocks;
-    cursor->blockNum = sqlite3_column_int64(s, 0);
-    for (int column = 0; column < 4; column++) {
-        if (sqlite3_column_type(s, column) != SQLITE_INTEGER) return fail(cursor, SQLITE_CORRUPT_VTAB, "a number is not an integer");
+/// Takes the block at the walker's statement's current row, checking its shape.
+static int enterBlock(ColdCursor *cursor, Walker *walker) {
+    sqlite3_stmt *s = walker->blocks;
+    walker->blockNum = sqlite3_column_int64(s, 0);
+    for (int column = 0; column < 8; column++) {
+        int blob = column == 4 || column == 5;
+        if (sqlite3_column_type(s, column) != (blob ? SQLITE_BLOB : SQLITE_INTEGER)) {
+            return fail(cursor, walker, "a column is not of its type");
+        }
     }
-    for (int column = 6; column < 8; column++) {
-        if (sqlite3_column_type(s, column) != SQLITE_INTEGER) return fail(cursor, SQLITE_CORRUPT_VTAB, "a time is not an integer");
-    }
-    if (sqlite3_column_type(s, 4) != SQLITE_BLOB || sqlite3_column_type(s, 5) != SQLITE_BLOB) {
-        return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows are not a blob");
-    }
-    cursor->vault = sqlite3_column_int64(s, 1);
-    cursor->blockSeq = sqlite3_column_int64(s, 2);
+    walker->vault = sqlite3_column_int64(s, 1);
+    walker->blockSeq = sqlite3_column_int64(s, 2);
     sqlite3_int64 count = sqlite3_column_int64(s, 3);
-    cursor->oldest = sqlite3_column_int64(s, 6);
-    cursor->newest = sqlite3_column_int64(s, 7);
-    cursor->superseded = sqlite3_column_blob(s, 4);
+    walker->oldest = sqlite3_column_int64(s, 6);
+    walker->newest = sqlite3_column_int64(s, 7);
+    walker->superseded = sqlite3_column_blob(s, 4);
     int supersededLength = sqlite3_column_bytes(s, 4);
-    cursor->rows = sqlite3_column_blob(s, 5);
-    cursor->rowsLength = sqlite3_column_bytes(s, 5);
-    if (count < 1 || count > MAX_BLOCK_ROWS) return fail(cursor, SQLITE_CORRUPT_VTAB, "its count is out of range");
-    cursor->count = (int)count;
-    if (cursor->oldest > cursor->newest) return fail(cursor, SQLITE_CORRUPT_VTAB, "its oldest time is after its newest");
-    if (supersededLength != (cursor->count + 7) / 8 || cursor->superseded == NULL) {
-        return fail(cursor, SQLITE_CORRUPT_VTAB, "its superseded bits are not one per row");
+    walker->rows = sqlite3_column_blob(s, 5);
+    walker->rowsLength = sqlite3_column_bytes(s, 5);
+    if (count < 1 || count > MAX_BLOCK_ROWS) return fail(cursor, walker, "its count is out of range");
+    walker->count = (int)count;
+    if (walker->oldest > walker->newest) return fail(cursor, walker, "its oldest time is after its newest");
+    if (supersededLength != (walker->count + 7) / 8 || walker->superseded == NULL) {
+        return fail(cursor, walker, "its superseded bits are not one per row");
     }
-    const unsigned char *rows = cursor->rows;
-    int header = 4 + 4 * (cursor->count + 1);
-    if (rows == NULL || cursor->rowsLength < header || rows[0] != BLOCK_FORMAT || rows[1] != 0
-        || (rows[2] | rows[3] << 8) != cursor->count) {
-        return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows do not start with its format and count");
+    const unsigned char *rows = walker->rows;
+    int header = 4 + 4 * (walker->count + 1);
+    if (rows == NULL || walker->rowsLength < header || rows[0] != BLOCK_FORMAT || rows[1] != 0
+        || (rows[2] | rows[3] << 8) != walker->count) {
+        return fail(cursor, walker, "its rows do not start with its format and count");
     }
-    if (readU32(rows + 4) != (uint32_t)header || readU32(rows + 4 + 4 * cursor->count) != (uint32_t)cursor->rowsLength) {
-        return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows' offsets do not span them");
+    if (readU32(rows + 4) != (uint32_t)header
+        || readU32(rows + 4 + 4 * walker->count) != (uint32_t)walker->rowsLength) {
+        return fail(cursor, walker, "its rows' offsets do not span them");
     }
-    for (int slot = 0; slot < cursor->count; slot++) {
+    for (int slot = 0; slot < walker->count; slot++) {
         uint32_t start = readU32(rows + 4 + 4 * slot), end = readU32(rows + 8 + 4 * slot);
-        if (end < start || end - start < ROW_FIXED + 1) return fail(cursor, SQLITE_CORRUPT_VTAB, "a row is too short");
+        if (end < start || end - start < ROW_FIXED + 1) return fail(cursor, walker, "a row is too short");
     }
-    cursor->inBlock = 1;
+    walker->inBlock = 1;
     return SQLITE_OK;
 }
 
-static const unsigned char *row(ColdCursor *cursor) {
-    return cursor->rows + readU32(cursor->rows + 4 + 4 * cursor->slot);
+static const unsigned char *rowOf(const Walker *walker) {
+    return walker->rows + readU32(walker->rows + 4 + 4 * walker->slot);
 }
 
-/// Whether the current slot is a row to give: 1 yes, 0 no, -1 none follows in this walk
-/// (the vault plan past its time bound); or SQLite's error code, negated less 1.
-static int consider(ColdCursor *cursor, int *verdict) {
+static sqlite3_int64 timeOf(const Walker *walker) {
+    return readI64(rowOf(walker) + ID_BYTES);
+}
+
+/// Whether the walker's slot is a row to give: 1 yes, 0 no, -1 no and none follows in this
+/// walk (past its time bound).
+static int consider(ColdCursor *cursor, Walker *walker, int *verdict) {
     *verdict = 0;
-    if (cursor->superseded[cursor->slot / 8] & (1 << (cursor->slot % 8))) return SQLITE_OK;
-    const unsigned char *p = row(cursor);
+    if (walker->superseded[walker->slot / 8] & (1 << (walker->slot % 8))) return SQLITE_OK;
+    const unsigned char *p = rowOf(walker);
     sqlite3_int64 time = readI64(p + ID_BYTES);
     unsigned kind = p[32], status = p[33], hidden = p[34];
-    if (time < cursor->oldest || time > cursor->newest) return fail(cursor, SQLITE_CORRUPT_VTAB, "a row's time is outside the block's");
+    if (time < walker->oldest || time > walker->newest) return fail(cursor, walker, "a row's time is outside the block's");
     if (kind > 2 || (status != 2 && status != 3) || hidden > 1) {
-        return fail(cursor, SQLITE_CORRUPT_VTAB, "a row's kind, status or hidden flag is out of range");
+        return fail(cursor, walker, "a row's kind, status or hidden flag is out of range");
     }
-    if (cursor->plan == PLAN_VAULT) {
-        if (cursor->given) {
-            int order = time < cursor->lastTime ? -1 : time > cursor->lastTime ? 1 : memcmp(p, cursor->lastId, ID_BYTES);
-            if (order == 0 || (order < 0) != cursor->descending) {
-                return fail(cursor, SQLITE_CORRUPT_VTAB, "its rows are not in history order");
-            }
-        }
-        if (cursor->descending ? time < cursor->timeLow : time > cursor->timeHigh) {
-            *verdict = -1;
-            return SQLITE_OK;
-        }
+    if (walker->given) {
+        int order = time < walker->lastTime ? -1 : time > walker->lastTime ? 1 : memcmp(p, walker->lastId, ID_BYTES);
+        if (order == 0 || (order < 0) != cursor->descending) return fail(cursor, walker, "its rows are not in history order");
+    }
+    if (cursor->descending ? time < cursor->timeLow : time > cursor->timeHigh) {
+        *verdict = -1;
+        return SQLITE_OK;
     }
     if (time < cursor->timeLow || time > cursor->timeHigh) return SQLITE_OK;
     if (!(cursor->kinds >> kind & 1) || !(cursor->statuses >> status & 1) || !(cursor->hiddens >> hidden & 1)) {
@@ -317,42 +327,73 @@ static int consider(ColdCursor *cursor, int *verdict) {
     return SQLITE_OK;
 }
 
-static int advance(ColdCursor *cursor) {
+/// Moves `walker` to its next row to give, or to its end.
+static int walk(ColdCursor *cursor, Walker *walker) {
     for (;;) {
-        if (cursor->inBlock) {
-            if (cursor->single) {
-                cursor->eof = 1;
-                return SQLITE_OK;
-            }
-            cursor->slot += cursor->descending ? -1 : 1;
-            if (cursor->slot >= 0 && cursor->slot < cursor->count) {
-                int verdict, rc = consider(cursor, &verdict);
+        if (walker->inBlock) {
+            walker->slot += cursor->descending ? -1 : 1;
+            if (walker->slot >= 0 && walker->slot < walker->count) {
+                int verdict, rc = consider(cursor, walker, &verdict);
                 if (rc != SQLITE_OK) return rc;
                 if (verdict < 0) break;
                 if (verdict > 0) {
-                    const unsigned char *p = row(cursor);
-                    cursor->given = 1;
-                    cursor->lastTime = readI64(p + ID_BYTES);
-                    memcpy(cursor->lastId, p, ID_BYTES);
+                    walker->given = 1;
+                    walker->lastTime = timeOf(walker);
+                    memcpy(walker->lastId, rowOf(walker), ID_BYTES);
                     return SQLITE_OK;
                 }
                 continue;
             }
-            cursor->inBlock = 0;
+            walker->inBlock = 0;
         }
-        int rc = sqlite3_step(cursor->blocks);
+        int rc = sqlite3_step(walker->blocks);
         if (rc == SQLITE_DONE) break;
         if (rc != SQLITE_ROW) return rc;
-        rc = enterBlock(cursor);
+        rc = enterBlock(cursor, walker);
         if (rc != SQLITE_OK) return rc;
-        cursor->slot = cursor->descending ? cursor->count : -1;
+        walker->slot = cursor->descending ? walker->count : -1;
     }
-    cursor->eof = 1;
+    walker->eof = 1;
     return SQLITE_OK;
 }
 
+/// Points `current` at the walker whose row comes first in the cursor's order.
+static void choose(ColdCursor *cursor) {
+    cursor->current = -1;
+    for (int i = 0; i < cursor->walkerCount; i++) {
+        Walker *walker = &cursor->walkers[i];
+        if (walker->eof) continue;
+        if (cursor->current >= 0) {
+            Walker *best = &cursor->walkers[cursor->current];
+            sqlite3_int64 time = timeOf(walker), bestTime = timeOf(best);
+            int order = time < bestTime ? -1 : time > bestTime ? 1 : memcmp(rowOf(walker), rowOf(best), ID_BYTES);
+            if ((order > 0) != cursor->descending) continue;
+        }
+        cursor->current = i;
+    }
+    cursor->eof = cursor->current < 0;
+}
+
+/// A walker more, with its statement kept from an earlier query where there is one.
+static Walker *addWalker(ColdCursor *cursor) {
+    if (cursor->walkerCount == cursor->walkerCapacity) {
+        int capacity = cursor->walkerCapacity ? cursor->walkerCapacity * 2 : 1;
+        Walker *walkers = sqlite3_realloc(cursor->walkers, capacity * (int)sizeof(Walker));
+        if (walkers == NULL) return NULL;
+        memset(walkers + cursor->walkerCapacity, 0, (capacity - cursor->walkerCapacity) * sizeof(Walker));
+        cursor->walkers = walkers;
+        cursor->walkerCapacity = capacity;
+    }
+    Walker *walker = &cursor->walkers[cursor->walkerCount++];
+    sqlite3_stmt *kept = walker->blocks;
+    memset(walker, 0, sizeof(*walker));
+    walker->blocks = kept;
+    return walker;
+}
+
 /// Whether this file has blocks at all (a file of an older schema has no `record_block`).
-static int hasBlockTable(ColdCursor *cursor, int *answer) {
+static int hasBlockTable(ColdCursor *cursor) {
+    if (cursor->blockTable >= 0) return SQLITE_OK;
     ColdTable *table = (ColdTable *)cursor->base.pVtab;
     sqlite3_stmt *statement;
     int rc = sqlite3_prepare_v2(
@@ -360,7 +401,7 @@ static int hasBlockTable(ColdCursor *cursor, int *answer) {
     );
     if (rc != SQLITE_OK) return rc;
     rc = sqlite3_step(statement);
-    *answer = rc == SQLITE_ROW;
+    cursor->blockTable = rc == SQLITE_ROW;
     sqlite3_finalize(statement);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
@@ -375,29 +416,52 @@ static int findID(ColdCursor *cursor, sqlite3_value *id, sqlite3_int64 vault, in
     if (rc == SQLITE_DONE) return SQLITE_OK;
     if (rc != SQLITE_ROW) return rc;
     sqlite3_int64 block = sqlite3_column_int64(cursor->directory, 0), slot = sqlite3_column_int64(cursor->directory, 1);
-    rc = prepare(cursor, &cursor->blocks, "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE num = ?1");
+    Walker *walker = addWalker(cursor);
+    if (walker == NULL) return SQLITE_NOMEM;
+    rc = prepare(cursor, &walker->blocks, "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE num = ?1");
     if (rc != SQLITE_OK) return rc;
-    sqlite3_bind_int64(cursor->blocks, 1, block);
-    rc = sqlite3_step(cursor->blocks);
-    cursor->blockNum = block;
-    if (rc == SQLITE_DONE) return fail(cursor, SQLITE_CORRUPT_VTAB, "the directory names a block that is not there");
+    sqlite3_bind_int64(walker->blocks, 1, block);
+    rc = sqlite3_step(walker->blocks);
+    walker->blockNum = block;
+    if (rc == SQLITE_DONE) return fail(cursor, walker, "the directory names a block that is not there");
     if (rc != SQLITE_ROW) return rc;
-    rc = enterBlock(cursor);
+    rc = enterBlock(cursor, walker);
     if (rc != SQLITE_OK) return rc;
-    if (slot < 0 || slot >= cursor->count) return fail(cursor, SQLITE_CORRUPT_VTAB, "the directory names a slot it does not have");
-    cursor->slot = (int)slot;
-    if (memcmp(row(cursor), sqlite3_value_blob(id), ID_BYTES) != 0) {
-        return fail(cursor, SQLITE_CORRUPT_VTAB, "the directory's slot holds another record");
+    if (slot < 0 || slot >= walker->count) return fail(cursor, walker, "the directory names a slot it does not have");
+    walker->slot = (int)slot;
+    if (memcmp(rowOf(walker), sqlite3_value_blob(id), ID_BYTES) != 0) {
+        return fail(cursor, walker, "the directory's slot holds another record");
     }
-    if (vaultGiven && cursor->vault != vault) return SQLITE_OK;
+    if (vaultGiven && walker->vault != vault) return SQLITE_OK;
     int verdict;
-    rc = consider(cursor, &verdict);
-    if (rc != SQLITE_OK) return rc;
-    if (verdict > 0) {
-        cursor->single = 1;
-        cursor->eof = 0;
-    }
+    rc = consider(cursor, walker, &verdict);
+    if (rc != SQLITE_OK || verdict <= 0) return rc;
+    cursor->single = 1;
+    cursor->current = 0;
+    cursor->eof = 0;
     return SQLITE_OK;
+}
+
+/// Starts a walk through the blocks of vault `vault`, in the cursor's order.
+static int walkVault(ColdCursor *cursor, sqlite3_int64 vault) {
+    Walker *walker = addWalker(cursor);
+    if (walker == NULL) return SQLITE_NOMEM;
+    int rc = prepare(
+        cursor,
+        &walker->blocks,
+        cursor->descending
+            ? "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
+              " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num DESC"
+            : "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
+              " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num"
+    );
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_bind_int64(walker->blocks, 1, vault);
+    sqlite3_bind_int64(walker->blocks, 2, cursor->timeHigh);
+    sqlite3_bind_int64(walker->blocks, 3, cursor->timeLow);
+    sqlite3_bind_int64(walker->blocks, 4, cursor->seqLow);
+    sqlite3_bind_int64(walker->blocks, 5, cursor->seqHigh);
+    return walk(cursor, walker);
 }
 
 /// The number written in `count` decimal digits at `text` (an `idxStr` of `bestIndex`).
@@ -415,11 +479,11 @@ static int filterRows(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr,
     cursor->timeHigh = cursor->seqHigh = INT64_MAX;
     cursor->kinds = cursor->statuses = cursor->hiddens = ~(uint64_t)0;
     uint64_t erased = ~(uint64_t)0, disputed = ~(uint64_t)0;
-    cursor->single = cursor->inBlock = cursor->given = 0;
+    cursor->single = 0;
+    cursor->walkerCount = 0;
     cursor->eof = 1;
-    if (cursor->blocks) sqlite3_reset(cursor->blocks);
-    int present, rc = hasBlockTable(cursor, &present);
-    if (rc != SQLITE_OK || !present) return rc;
+    int rc = hasBlockTable(cursor);
+    if (rc != SQLITE_OK || !cursor->blockTable) return rc;
     sqlite3_int64 vault = 0;
     int vaultGiven = 0;
     sqlite3_value *id = NULL;
@@ -449,31 +513,36 @@ static int filterRows(sqlite3_vtab_cursor *base, int idxNum, const char *idxStr,
         || cursor->timeLow > cursor->timeHigh || cursor->seqLow > cursor->seqHigh) {
         return SQLITE_OK;
     }
-    if (cursor->plan == PLAN_ID) {
-        return id == NULL ? SQLITE_OK : findID(cursor, id, vault, vaultGiven);
+    if (cursor->plan == PLAN_ID) return id == NULL ? SQLITE_OK : findID(cursor, id, vault, vaultGiven);
+    if (cursor->plan == PLAN_VAULT) {
+        if (!vaultGiven) return SQLITE_OK;
+        rc = walkVault(cursor, vault);
+    } else {
+        // Every vault's blocks, merged in order.
+        sqlite3_stmt *vaults;
+        ColdTable *table = (ColdTable *)cursor->base.pVtab;
+        rc = sqlite3_prepare_v2(table->db, "SELECT DISTINCT vault FROM main.record_block ORDER BY vault", -1, &vaults, NULL);
+        if (rc != SQLITE_OK) return rc;
+        while ((rc = sqlite3_step(vaults)) == SQLITE_ROW) {
+            rc = walkVault(cursor, sqlite3_column_int64(vaults, 0));
+            if (rc != SQLITE_OK) break;
+        }
+        sqlite3_finalize(vaults);
+        if (rc == SQLITE_DONE) rc = SQLITE_OK;
     }
-    if (cursor->plan == PLAN_VAULT && !vaultGiven) return SQLITE_OK;
-    const char *sql = cursor->plan == PLAN_ALL
-        ? "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE ?1 IS NULL AND oldest <= ?2 AND newest >= ?3"
-          " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num"
-        : cursor->descending
-        ? "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
-          " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num DESC"
-        : "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
-          " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num";
-    rc = prepare(cursor, &cursor->blocks, sql);
-    if (rc != SQLITE_OK) return rc;
-    if (cursor->plan == PLAN_VAULT) sqlite3_bind_int64(cursor->blocks, 1, vault);
-    sqlite3_bind_int64(cursor->blocks, 2, cursor->timeHigh);
-    sqlite3_bind_int64(cursor->blocks, 3, cursor->timeLow);
-    sqlite3_bind_int64(cursor->blocks, 4, cursor->seqLow);
-    sqlite3_bind_int64(cursor->blocks, 5, cursor->seqHigh);
-    cursor->eof = 0;
-    return advance(cursor);
+    if (rc == SQLITE_OK) choose(cursor);
+    return rc;
 }
 
 static int nextRow(sqlite3_vtab_cursor *base) {
-    return advance((ColdCursor *)base);
+    ColdCursor *cursor = (ColdCursor *)base;
+    if (cursor->single) {
+        cursor->eof = 1;
+        return SQLITE_OK;
+    }
+    int rc = walk(cursor, &cursor->walkers[cursor->current]);
+    if (rc == SQLITE_OK) choose(cursor);
+    return rc;
 }
 
 static int atEnd(sqlite3_vtab_cursor *base) {
@@ -482,10 +551,11 @@ static int atEnd(sqlite3_vtab_cursor *base) {
 
 static int columnValue(sqlite3_vtab_cursor *base, sqlite3_context *context, int index) {
     ColdCursor *cursor = (ColdCursor *)base;
-    const unsigned char *p = row(cursor);
+    const Walker *walker = &cursor->walkers[cursor->current];
+    const unsigned char *p = rowOf(walker);
     switch (index) {
     case COL_ID: sqlite3_result_blob(context, p, ID_BYTES, SQLITE_TRANSIENT); break;
-    case COL_VAULT: sqlite3_result_int64(context, cursor->vault); break;
+    case COL_VAULT: sqlite3_result_int64(context, walker->vault); break;
     case COL_TIME: sqlite3_result_int64(context, readI64(p + ID_BYTES)); break;
     case COL_CHAIN: sqlite3_result_int64(context, readI64(p + ID_BYTES + 8)); break;
     case COL_KIND: sqlite3_result_int(context, p[32]); break;
@@ -493,9 +563,9 @@ static int columnValue(sqlite3_vtab_cursor *base, sqlite3_context *context, int 
     case COL_HIDDEN: sqlite3_result_int(context, p[34]); break;
     case COL_ERASED:
     case COL_DISPUTED: sqlite3_result_int(context, 0); break;
-    case COL_CHANGE_SEQ: sqlite3_result_int64(context, cursor->blockSeq); break;
+    case COL_CHANGE_SEQ: sqlite3_result_int64(context, walker->blockSeq); break;
     case COL_STATE: {
-        uint32_t start = readU32(cursor->rows + 4 + 4 * cursor->slot), end = readU32(cursor->rows + 8 + 4 * cursor->slot);
+        uint32_t start = readU32(walker->rows + 4 + 4 * walker->slot), end = readU32(walker->rows + 8 + 4 * walker->slot);
         sqlite3_result_blob(context, p + ROW_FIXED, (int)(end - start - ROW_FIXED), SQLITE_TRANSIENT);
         break;
     }
@@ -506,7 +576,8 @@ static int columnValue(sqlite3_vtab_cursor *base, sqlite3_context *context, int 
 
 static int rowNumber(sqlite3_vtab_cursor *base, sqlite3_int64 *out) {
     ColdCursor *cursor = (ColdCursor *)base;
-    *out = cursor->blockNum * MAX_BLOCK_ROWS + cursor->slot;
+    const Walker *walker = &cursor->walkers[cursor->current];
+    *out = walker->blockNum * MAX_BLOCK_ROWS + walker->slot;
     return SQLITE_OK;
 }
 

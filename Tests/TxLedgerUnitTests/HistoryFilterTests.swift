@@ -7,7 +7,8 @@ import Testing
 @testable import TxLedgerTestSupport
 
 /// Every filter of issue #6, alone and combined, against the rules written again in memory
-/// (`HistoryFixture.matches`), with keyset pages of random sizes and counts per tab.
+/// (`HistoryFixture.matches`), with keyset pages of random sizes and counts per tab; with the
+/// records as rows, and with the settled ones in blocks.
 struct HistoryFilterTests {
     private let test: TestLedger
     private let records: [TransactionRecord]
@@ -55,7 +56,13 @@ struct HistoryFilterTests {
         )
     }
 
-    @Test func eachFilterAlone() async throws {
+    /// Moves the settled records into blocks (`BlockFixture`): every read sees them as before.
+    private func inBlocks(_ frozen: Bool) async throws {
+        if frozen { #expect(try await BlockFixture.moveSettledRecords(of: test.ledger).count > 40) }
+    }
+
+    @Test(arguments: [false, true]) func eachFilterAlone(inBlocks frozen: Bool) async throws {
+        try await inBlocks(frozen)
         let ethereum = try Chain(parsing: "ethereum")
         let solana = try Chain(parsing: "solana")
         let some = records[41]
@@ -98,7 +105,8 @@ struct HistoryFilterTests {
         }
     }
 
-    @Test func randomCombinationsMatchTheRules() async throws {
+    @Test(arguments: [false, true]) func randomCombinationsMatchTheRules(inBlocks frozen: Bool) async throws {
+        try await inBlocks(frozen)
         await propertyCheck(count: 150, input: Self.filterGenerator, Gen.int(in: 1...40)) { filter, limit in
             do {
                 try await expectListing(filter, limit: limit)

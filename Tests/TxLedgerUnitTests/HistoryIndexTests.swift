@@ -76,14 +76,16 @@ struct HistoryIndexTests {
     /// A delta (what a peer lacks) reads the vault's rows changed after a number through
     /// `record_by_vault_change`, not the whole table.
     @Test func aDeltaReadsTheChangeIndex() async throws {
-        let plan = try await plan(of: RecordStore.storedFramesQuery(full: false), ["main", 30])
+        let query = RecordStore.storedFramesQuery(vault: "main", since: 30)
+        let plan = try await plan(of: query.sql, query.arguments)
         #expect(plan.contains("INDEX record_by_vault_change (vault=? AND change_seq>?)"), "\(plan)")
     }
 
     /// A full change set reads the vault's rows in history order through
     /// `record_by_vault_time`, sorting only the records that share a millisecond, not the vault.
     @Test func aFullChangeSetReadsTheTimeIndexInOrder() async throws {
-        let plan = try await plan(of: RecordStore.storedFramesQuery(full: true), ["main", 0])
+        let query = RecordStore.storedFramesQuery(vault: "main", since: 0)
+        let plan = try await plan(of: query.sql, query.arguments)
         #expect(plan.contains("INDEX record_by_vault_time (vault=?)"), "\(plan)")
         #expect(plan.contains("RIGHT PART OF ORDER BY"), "\(plan)")
     }

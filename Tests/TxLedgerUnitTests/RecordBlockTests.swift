@@ -11,62 +11,15 @@ import Testing
 /// moved into blocks of three, come back through the virtual table with every column, in
 /// history order either way, by id, and filtered as SQL asks; a damaged block is an error.
 struct RecordBlockTests {
-    static let columns = RecordRow.columns.joined(separator: ", ")
-    static let blockChangeSeq: Int64 = 7
+    static let columns = BlockFixture.columns
 
-    /// A row's values by column name (`Row` is not `Sendable`).
-    typealias Moved = [String: DatabaseValue]
+    typealias Moved = BlockFixture.Moved
+    static let blockChangeSeq = BlockFixture.changeSeq
 
-    /// A ledger with the fixture's records, whose settled ones were moved to blocks of
-    /// `capacity`; and the moved rows as they were (`columns`, change numbers aside).
     private func frozen(capacity: Int = 3) async throws -> (TestLedger, [Moved]) {
         let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 60))
-        let moved = try await test.ledger.database.pool.write { db in
-            let store = RecordStore(db, path: "", changeSeq: Self.blockChangeSeq)
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.columns) FROM record
-                    WHERE status IN (2, 3) AND erased = 0 AND disputed = 0 AND replaced IS NULL
-                    ORDER BY vault, time, id
-                    """
-            )
-            var slots: [RecordStore.BlockSlot] = []
-            var block = RecordBlock(capacity: capacity)
-            var vault: Int64?
-            for row in rows {
-                let values = Self.values(row)
-                if let open = vault, open != values.vault || block.isFull {
-                    slots += try store.write(block, vault: open)
-                    block = RecordBlock(capacity: capacity)
-                }
-                vault = values.vault
-                block.append(values)
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(values.id.bytes)])
-            }
-            if let vault { slots += try store.write(block, vault: vault) }
-            #expect(try store.writeDirectory(slots).isEmpty)
-            return rows.map { row in Moved(uniqueKeysWithValues: RecordRow.columns.map { ($0, row[$0] as DatabaseValue) }) }
-        }
-        return (test, moved)
-    }
-
-    private static func values(_ row: Row) -> RecordRow.Values {
-        RecordRow.Values(
-            id: TransactionID(bytes: Array(row["id"] as Data))!,
-            vault: row["vault"],
-            time: row["time"],
-            kind: row["kind"],
-            chain: row["chain"],
-            replaced: nil,
-            status: row["status"],
-            hidden: row["hidden"],
-            erased: row["erased"],
-            disputed: row["disputed"],
-            changeSeq: row["change_seq"],
-            state: Array(row["state"] as Data)
-        )
+        return (test, try await BlockFixture.moveSettledRecords(of: test.ledger, capacity: capacity))
     }
 
     /// `row` with the change number a block gives its records.
@@ -81,9 +34,11 @@ struct RecordBlockTests {
         let (test, moved) = try await frozen()
         #expect(moved.count > 10)
         let cold = try await test.ledger.database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM record_cold ORDER BY vault, time, id")
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM record_cold ORDER BY vault, time, id").map { row in
+                RecordRow.columns.map { row[$0] as DatabaseValue }
+            }
         }
-        #expect(cold.map { row in RecordRow.columns.map { row[$0] as DatabaseValue } } == moved.map(Self.inBlock))
+        #expect(cold == moved.map(Self.inBlock))
         let blocks = try await test.ledger.database.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_block")
         }
@@ -164,7 +119,10 @@ struct RecordBlockTests {
         #expect(try await count("disputed = 1") == 0)
         #expect(try await count("status = 3") == counted { Self.int($0, "status") == 3 })
         #expect(try await count("kind = 1") == counted { Self.int($0, "kind") == 1 })
-        #expect(try await count("kind <> 1 AND hidden = 0") == counted { Self.int($0, "kind") != 1 && Self.int($0, "hidden") == 0 })
+        #expect(
+            try await count("kind <> 1 AND hidden = 0")
+                == counted { Self.int($0, "kind") != 1 && Self.int($0, "hidden") == 0 }
+        )
         #expect(try await count("change_seq > 7") == 0)
         #expect(try await count("change_seq > 6") == mine.count)
     }

@@ -69,8 +69,8 @@ struct HistoryConditions {
         arguments += values
     }
 
-    /// `WHERE …` for these conditions.
-    var whereClause: String { "WHERE " + clauses.joined(separator: " AND ") }
+    /// These conditions as one.
+    var condition: String { clauses.joined(separator: " AND ") }
 
     private mutating func addStatuses(_ statuses: Set<TransactionStatus>) {
         switch statuses {

@@ -38,11 +38,7 @@ extension RecordStore {
 
     /// Calls `body` with every visible record of `vault`.
     package func forEachVisible(vault: String, _ body: (RecordState) throws -> Void) throws {
-        try forEach(
-            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE vault.id = ? AND \(RecordRow.isVisible)",
-            [vault],
-            body
-        )
+        try forEach(RecordQuery.stored(where: "vault.id = ? AND \(RecordRow.isVisible)", [vault]), body)
     }
 
     /// The cleared records of `vault` held here and not purged before `cutoff`, the latest

@@ -28,12 +28,14 @@ extension RecordStore {
         var found: [RecordState] = []
         let codes = RecordRow.statusCodes(.confirmed) + RecordRow.statusCodes(.failed).filter { $0 != 4 }
         try forEach(
-            """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE record.time >= ? AND record.status IN (\(codes.map(String.init).joined(separator: ", ")))
-                AND \(RecordRow.isVisible) ORDER BY record.time DESC
-            """,
-            [since.millis]
+            RecordQuery.stored(
+                where: """
+                    record.time >= ? AND record.status IN (\(codes.map(String.init).joined(separator: ", ")))
+                    AND \(RecordRow.isVisible)
+                    """,
+                [since.millis],
+                tail: "ORDER BY record.time DESC"
+            )
         ) { state in
             if vault == nil || state.facts.value.vaultId == vault { found.append(state) }
         }

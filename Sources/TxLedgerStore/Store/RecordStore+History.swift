@@ -27,25 +27,30 @@ extension RecordStore {
     ) throws -> (String, StatementArguments) {
         var conditions = try conditions(filter)
         if let cursor {
-            conditions.add("(record.time, record.id) < (?, ?)", [cursor.timestampMillis, Data(cursor.id.bytes)])
+            // The bound on `time` alone is what a block's reader takes (a row value is not
+            // passed to a virtual table).
+            conditions.add(
+                "record.time <= ? AND (record.time, record.id) < (?, ?)",
+                [cursor.timestampMillis, cursor.timestampMillis, Data(cursor.id.bytes)]
+            )
         }
-        return (
-            """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source) \(conditions.whereClause)
-            ORDER BY record.time DESC, record.id DESC LIMIT ?
-            """, conditions.arguments + [limit]
+        let query = RecordQuery.stored(
+            where: conditions.condition,
+            conditions.arguments,
+            tail: "ORDER BY record.time DESC, record.id DESC LIMIT ?",
+            [limit]
         )
+        return (query.sql, query.arguments)
     }
 
     /// How many records match `filter` in each tab (its own tab ignored).
     package func tabCounts(_ filter: HistoryFilter) throws -> HistoryTabCounts {
         let conditions = try conditions(filter, byTab: false)
+        let query = RecordQuery(select: "record.kind AS kind", where: conditions.condition, conditions.arguments)
         let rows = try Row.fetchAll(
             db,
-            sql: """
-                SELECT record.kind, COUNT(*) FROM \(RecordRow.source) \(conditions.whereClause) GROUP BY record.kind
-                """,
-            arguments: conditions.arguments
+            sql: "SELECT kind, COUNT(*) FROM (\(query.sql)) GROUP BY kind",
+            arguments: query.arguments
         )
         var counts: [TransactionKind: Int] = [:]
         for row in rows {
@@ -60,11 +65,11 @@ extension RecordStore {
     package func forEachRecord(matching filter: HistoryFilter, _ body: (TransactionRecord) throws -> Void) throws {
         let conditions = try conditions(filter)
         try forEach(
-            """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source) \(conditions.whereClause)
-            ORDER BY record.time, record.id
-            """,
-            conditions.arguments
+            RecordQuery.stored(
+                where: conditions.condition,
+                conditions.arguments,
+                tail: "ORDER BY record.time, record.id"
+            )
         ) { try body($0.record) }
     }
 

@@ -82,10 +82,8 @@ extension RecordStore {
     package func latestStampTime(_ vault: String, replica: ReplicaID) throws -> Int64 {
         var latest: Int64 = 0
         if let watermark = try watermark(vault).stamp, watermark.replica == replica { latest = watermark.time }
-        try forEach(
-            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault = (SELECT num FROM vault WHERE id = ?)",
-            [vault]
-        ) { state in
+        try forEach(RecordQuery.stored(where: "record.vault = (SELECT num FROM vault WHERE id = ?)", [vault])) {
+            state in
             for stamp in state.stamps where stamp.replica == replica { latest = max(latest, stamp.time) }
         }
         return latest

@@ -106,7 +106,7 @@ extension RecordStore {
             markChanged()
         }
         var affected: [RecordState] = []
-        try forEach("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault = ?", [number]) {
+        try forEach(RecordQuery.stored(where: "record.vault = ?", [number])) {
             state in
             if state.stamps.contains(where: { !cuts.counts($0) }) { affected.append(state) }
         }

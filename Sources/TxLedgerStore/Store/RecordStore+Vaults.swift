@@ -66,10 +66,7 @@ extension RecordStore {
         watermarks[vault] = stamp
         markChanged()
         var affected: [RecordState] = []
-        try forEach(
-            "SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.vault = ?",
-            [number]
-        ) { state in
+        try forEach(RecordQuery.stored(where: "record.vault = ?", [number])) { state in
             if state.stamps.contains(where: { $0 <= stamp }) { affected.append(state) }
         }
         var cleared = 0

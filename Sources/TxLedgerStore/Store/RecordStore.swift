@@ -336,18 +336,12 @@ package final class RecordStore {
 
     /// The visible record with this id.
     package func fetch(id: TransactionID) throws -> RecordState? {
-        try fetchAll(
-            """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ? AND \(RecordRow.isVisible)
-            """,
-            [Data(id.bytes)]
-        ).first
+        try fetchAll(RecordQuery.stored(where: "record.id = ? AND \(RecordRow.isVisible)", [Data(id.bytes)])).first
     }
 
     /// The stored state with this id, visible or erased by a clear (for merges).
     package func fetchStored(id: TransactionID) throws -> RecordState? {
-        try fetchAll("SELECT \(RecordRow.selection) FROM \(RecordRow.source) WHERE record.id = ?", [Data(id.bytes)])
-            .first
+        try fetchAll(RecordQuery.stored(where: "record.id = ?", [Data(id.bytes)])).first
     }
 
     /// The stored states with these ids (visible or erased by a clear), by id, in one query.
@@ -366,11 +360,14 @@ package final class RecordStore {
     package func fetchStoredRows(ids: [TransactionID]) throws -> [StoredRow] {
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let sql =
-            "SELECT \(RecordRow.selection), record.change_seq FROM \(RecordRow.source) WHERE record.id IN (\(marks))"
-        let statement = try db.cachedStatement(sql: sql)
+        let query = RecordQuery(
+            select: "\(RecordRow.selection), record.change_seq",
+            where: "record.id IN (\(marks))",
+            StatementArguments(ids.map { Data($0.bytes) })
+        )
+        let statement = try db.cachedStatement(sql: query.sql)
         var rows: [StoredRow] = []
-        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(ids.map { Data($0.bytes) }))
+        let cursor = try Row.fetchCursor(statement, arguments: query.arguments)
         while try cursor.next() != nil { rows.append(StoredRow(statement)) }
         return rows
     }
@@ -392,22 +389,30 @@ package final class RecordStore {
         "record.vault = (SELECT num FROM vault WHERE id = ?) AND \(full ? "+" : "")record.change_seq > ?"
     }
 
-    /// The rows of `changedInVault` in history order: a delta's through `record_by_vault_change`
-    /// (then sorted: few rows), every row (`full`) through `record_by_vault_time`, which gives
-    /// the order (the change index would sort the whole vault).
-    static func changedInVaultInHistoryOrder(full: Bool) -> String {
-        "\(changed(full: full)) ORDER BY record.time, record.id"
+    /// `columns` of the records of `changedInVault` in history order: a delta's rows through
+    /// `record_by_vault_change` (then sorted: few rows), every row (`full`) through
+    /// `record_by_vault_time`, which gives the order (the change index would sort the whole
+    /// vault); a block's records in their blocks' order.
+    static func changedInVaultInHistoryOrder(
+        _ columns: String,
+        from source: RecordQuery.Source,
+        vault: String,
+        since: Int64
+    ) -> RecordQuery {
+        RecordQuery(
+            select: columns,
+            from: source,
+            where: changed(full: since == 0),
+            [vault, since],
+            tail: "ORDER BY record.time, record.id"
+        )
     }
 
     /// Calls `body` with each stored state of `vault` changed after `since`, in history order
     /// (`time`, then id: the order of a change set), reading one row at a time.
     package func forEachStored(vault: String, changedAfter since: Int64, _ body: (RecordState) throws -> Void) throws {
         try forEach(
-            """
-            SELECT \(RecordRow.selection) FROM \(RecordRow.source)
-            WHERE \(Self.changedInVaultInHistoryOrder(full: since == 0))
-            """,
-            [vault, since],
+            Self.changedInVaultInHistoryOrder(RecordRow.selection, from: .recordAndVault, vault: vault, since: since),
             body
         )
     }
@@ -423,10 +428,8 @@ package final class RecordStore {
         _ body: (_ frame: [UInt8], _ time: Int64, _ tables: FrameTables) throws -> Void
     ) throws {
         let tables = try frameTables()
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: Self.storedFramesQuery(full: since == 0)),
-            arguments: [vault, since]
-        )
+        let query = Self.storedFramesQuery(vault: vault, since: since)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: query.sql), arguments: query.arguments)
         while let row = try rows.next() {
             func malformed(_ reason: String) -> LedgerError {
                 RecordRow.malformed(RecordRow.blob(row[0]).flatMap { TransactionID(bytes: $0) }, reason, path: path)
@@ -442,19 +445,16 @@ package final class RecordStore {
         }
     }
 
-    /// The id, frame and time of a vault's rows changed after a change number, or of all of
-    /// them (`full`), in history order (bundle-format.md, "Payload").
-    static func storedFramesQuery(full: Bool) -> String {
-        "SELECT record.id, record.state, record.time FROM record WHERE \(changedInVaultInHistoryOrder(full: full))"
+    /// The id, frame and time of `vault`'s records changed after `since`, or of all of them
+    /// (0), in history order (bundle-format.md, "Payload").
+    static func storedFramesQuery(vault: String, since: Int64) -> RecordQuery {
+        changedInVaultInHistoryOrder("record.id, record.state, record.time", from: .record, vault: vault, since: since)
     }
 
     /// How many stored states of `vault` changed after `since`.
     package func countStored(vault: String, changedAfter since: Int64) throws -> Int {
-        try Int.fetchOne(
-            db,
-            sql: "SELECT COUNT(*) FROM record WHERE \(Self.changedInVault)",
-            arguments: [vault, since]
-        ) ?? 0
+        let (sql, arguments) = RecordQuery.count(where: Self.changedInVault, [vault, since])
+        return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
     }
 
     /// Visible sends and swaps whose hash is one of `hashes` (spellings a user may have typed),
@@ -480,10 +480,15 @@ package final class RecordStore {
         return found.sorted { $0.id < $1.id }
     }
 
-    private func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [RecordState] {
+    private func fetchAll(_ query: RecordQuery) throws -> [RecordState] {
         var states: [RecordState] = []
-        try forEach(sql, arguments) { states.append($0) }
+        try forEach(query) { states.append($0) }
         return states
+    }
+
+    /// Calls `body` with each record `query` selects (`RecordRow.selection`), one row at a time.
+    func forEach(_ query: RecordQuery, _ body: (RecordState) throws -> Void) throws {
+        try forEach(query.sql, query.arguments, body)
     }
 
     func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
