@@ -25,7 +25,11 @@ extension LedgerTransaction {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
         // A vault heard of is a vault held, even before any of its records: a new device that
         // imported an empty delta can export what it holds (nothing) and so be sent the rest.
-        try store.ensureVault(vault)
+        let number = try store.ensureVault(vault)
+        // A full change set into a vault that holds nothing writes its settled records as
+        // blocks (schema.md, "Record blocks").
+        var load: BlockLoad?
+        if header.isFull, try store.isEmpty(vault: number) { load = BlockLoad(vault: number) }
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
         var latestAcceptable: Stamp?
@@ -81,13 +85,16 @@ extension LedgerTransaction {
             func write(_ job: FrameWorker.Job<BatchMerge>) throws {
                 let merged = try job.result()
                 try store.addEntries(merged.added)
+                var loaded: [RecordRow.Values] = []
                 for write in merged.writes {
                     switch write {
+                    case let .row(row) where load != nil: loaded.append(row)
                     case let .row(row): try store.save(row)
                     case let .registers(row): try store.saveRegisters(row)
                     case let .unnumbered(state, frame): try store.save(state, frame: frame)
                     }
                 }
+                try load?.write(loaded, to: store)
                 for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
                 try store.noteCleared(merged.newlyCleared, now: now)
                 report.add(merged.report)
@@ -148,6 +155,7 @@ extension LedgerTransaction {
             }
             if !batch.isEmpty { try mergeBatch() }
             if let pending = inFlight { try write(pending.job) }
+            try load?.finish(store)
         }
         if let membership {
             for index in report.clears.indices where report.clears[index].vault == vault {

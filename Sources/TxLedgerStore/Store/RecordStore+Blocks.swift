@@ -82,35 +82,74 @@ extension RecordStore {
     /// Moves the record `id` from its block to a row of `record`, unchanged (its change number
     /// kept), if a block holds it: what every write of a record does first.
     func thaw(_ id: TransactionID) throws {
-        let key = Data(id.bytes)
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT block, slot FROM record_cold_id WHERE id = ?"),
-                arguments: [key]
-            ), let block = Int64.fromDatabaseValue(row[0]), let slot = Int16.fromDatabaseValue(row[1])
-        else { return }
+        guard let slot = try directorySlot(id) else { return }
         let columns = RecordRow.columns.joined(separator: ", ")
         try db.cachedStatement(
             sql: "INSERT INTO record (\(columns)) SELECT \(columns) FROM record_cold WHERE id = ?"
-        ).execute(arguments: [key])
+        ).execute(arguments: [Data(id.bytes)])
         guard db.changesCount == 1 else {
-            throw LedgerError.unreadableDatabase(path: path, reason: "record block \(block) does not hold \(id)")
+            throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) does not hold \(id)")
         }
-        try supersede(BlockSlot(id: id, block: block, slot: slot))
+        try supersede(slot)
         try db.notifyChanges(in: Table("record"))
+    }
+
+    /// Drops the copy a block holds of `id` (through the directory), leaving its row.
+    func dropBlockCopy(_ id: TransactionID) throws {
+        guard let slot = try directorySlot(id) else { return }
+        try supersede(slot)
+    }
+
+    private func directorySlot(_ id: TransactionID) throws -> BlockSlot? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT block, slot FROM record_cold_id WHERE id = ?"),
+                arguments: [Data(id.bytes)]
+            ), let block = Int64.fromDatabaseValue(row[0]), let slot = Int16.fromDatabaseValue(row[1])
+        else { return nil }
+        return BlockSlot(id: id, block: block, slot: slot)
+    }
+
+    /// The ids of vault number `vault` that are both a row and in a block's directory.
+    func idsInRowsAndBlocks(vault: Int64) throws -> [TransactionID] {
+        try Data.fetchAll(
+            db,
+            sql: "SELECT id FROM record WHERE vault = ? AND id IN (SELECT id FROM record_cold_id)",
+            arguments: [vault]
+        ).compactMap { TransactionID(bytes: $0) }
+    }
+
+    /// Every copy of the records `ids` in vault number `vault`, rows and blocks, the directory
+    /// aside (a walk through the vault's blocks), joined per record.
+    func copies(of ids: [TransactionID], vault: Int64) throws -> [TransactionID: RecordState] {
+        var joined: [TransactionID: RecordState] = [:]
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        // The unary `+` keeps the blocks' reader off the directory, which does not name them all.
+        try forEach(
+            RecordQuery.stored(
+                where: "record.vault = ? AND +record.id IN (\(marks))",
+                [vault] + StatementArguments(ids.map { Data($0.bytes) })
+            )
+        ) { state in
+            joined[state.id] = joined[state.id].map { $0.joined(with: state) } ?? state
+        }
+        return joined
     }
 
     /// Whether vault number `vault` has records in blocks (read once per transaction).
     func holdsBlocks(_ vault: Int64) throws -> Bool {
         if blockVaults == nil {
-            blockVaults = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT vault FROM record_block"))
+            // A migration before v14 writes rows of a file that has no blocks yet.
+            blockVaults =
+                try db.tableExists("record_block")
+                ? Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT vault FROM record_block")) : []
         }
         return blockVaults?.contains(vault) ?? false
     }
 
     /// Whether vault number `vault` holds nothing, neither rows nor blocks: a full change set
     /// may then be loaded into blocks.
-    func isEmpty(vault: Int64) throws -> Bool {
+    package func isEmpty(vault: Int64) throws -> Bool {
         try Bool.fetchOne(
             db,
             sql: """

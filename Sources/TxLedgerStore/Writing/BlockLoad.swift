@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import TxLedgerCore
+
+/// The load of a full change set into a vault that holds nothing (Specs/schema.md, "Record
+/// blocks"): its settled records that come in history order are written as blocks, the others
+/// as rows; the directory of the blocks' ids is written once at the end, in id order.
+package struct BlockLoad {
+    private let vault: Int64
+    private var block = RecordBlock()
+    private var slots: [RecordStore.BlockSlot] = []
+    /// The time and id of the last row a block took: the next must come after it.
+    private var last: (time: Int64, id: TransactionID)?
+
+    /// A load into vault number `vault`, which holds nothing (`RecordStore.isEmpty(vault:)`).
+    package init(vault: Int64) {
+        self.vault = vault
+    }
+
+    /// Writes `rows` (new rows of the vault, as a merge's worker made them), a batch of the
+    /// change set in the order it came: each settled one that comes after the rows blocks took
+    /// goes to a block, the others are saved as rows.
+    package mutating func write(_ rows: [RecordRow.Values], to store: RecordStore) throws {
+        for row in rows.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+            guard row.vault == vault, RecordBlock.holds(row), last.map({ ($0.time, $0.id) < (row.time, row.id) }) ?? true
+            else {
+                try store.save(row)
+                continue
+            }
+            if block.isFull { try flush(store) }
+            block.append(row)
+            last = (row.time, row.id)
+        }
+    }
+
+    private mutating func flush(_ store: RecordStore) throws {
+        slots += try store.write(block, vault: vault)
+        block = RecordBlock()
+    }
+
+    /// Writes the last block and the directory. A record the change set named twice (in two
+    /// blocks, or in a block and a row) is then joined into one row, and its copies in blocks
+    /// superseded.
+    package mutating func finish(_ store: RecordStore) throws {
+        try flush(store)
+        let repeated = try store.writeDirectory(slots)
+        slots = []
+        let rowsAndBlocks = try store.idsInRowsAndBlocks(vault: vault)
+        let twice = Set(repeated.keys).union(rowsAndBlocks)
+        guard !twice.isEmpty else { return }
+        let copies = try store.copies(of: Array(twice), vault: vault)
+        for slot in repeated.values.joined() { try store.supersede(slot) }
+        for id in rowsAndBlocks { try store.dropBlockCopy(id) }
+        for state in copies.values { try store.save(state) }
+    }
+}
