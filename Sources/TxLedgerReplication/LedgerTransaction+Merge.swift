@@ -91,6 +91,8 @@ extension LedgerTransaction {
                     case let .row(row) where load != nil: loaded.append(row)
                     case let .row(row): try store.save(row)
                     case let .registers(row): try store.saveRegisters(row)
+                    case let .unnumbered(state, frame) where load != nil:
+                        loaded.append(try store.row(state, frame: frame))
                     case let .unnumbered(state, frame): try store.save(state, frame: frame)
                     }
                 }
@@ -155,8 +157,9 @@ extension LedgerTransaction {
             }
             if !batch.isEmpty { try mergeBatch() }
             if let pending = inFlight { try write(pending.job) }
-            try load?.finish(store)
         }
+        // After the worker: joining a record named twice encodes with the store's own encoder.
+        try load?.finish(store)
         if let membership {
             for index in report.clears.indices where report.clears[index].vault == vault {
                 report.clears[index].device = membership.member(writingAs: report.clears[index].replica)?.name

@@ -80,7 +80,10 @@ struct BlockWriteTests {
         try await expectSame(rows.ledger, blocks.ledger)
         let (orphans, entries, cold) = try await blocks.ledger.database.pool.read { db in
             (
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_block WHERE vault NOT IN (SELECT num FROM vault)"),
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM record_block WHERE vault NOT IN (SELECT num FROM vault)"
+                ),
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold_id"),
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold")
             )

@@ -177,8 +177,13 @@ package final class RecordStore {
     /// Writes a whole record, new or not, as `frame`, which the encoder lent to a merge's
     /// worker made; the entries it added come first (`addEntries`).
     package func save(_ state: RecordState, frame: [UInt8]) throws {
-        try execute(.upsert, try rowValues(state, frame: frame, changeSeq: changeSeq))
-        changed = true
+        try save(try row(state, frame: frame))
+    }
+
+    /// The row of `state` stored as `frame`, which the encoder lent to a merge's worker made,
+    /// with this transaction's change number (a chain new to the file numbered first).
+    package func row(_ state: RecordState, frame: [UInt8]) throws -> RecordRow.Values {
+        try rowValues(state, frame: frame, changeSeq: changeSeq)
     }
 
     /// An encoder for a worker (`FrameWorker`) to encode frames with while this store writes

@@ -22,7 +22,8 @@ package struct BlockLoad {
     /// goes to a block, the others are saved as rows.
     package mutating func write(_ rows: [RecordRow.Values], to store: RecordStore) throws {
         for row in rows.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
-            guard row.vault == vault, RecordBlock.holds(row), last.map({ ($0.time, $0.id) < (row.time, row.id) }) ?? true
+            guard row.vault == vault, RecordBlock.holds(row),
+                last.map({ ($0.time, $0.id) < (row.time, row.id) }) ?? true
             else {
                 try store.save(row)
                 continue
