@@ -118,7 +118,7 @@ extension LedgerTransaction {
                     inFlight = nil
                     try write(pending.job)
                 }
-                let (received, stored) = (batch, try store.fetchStoredRows(ids: Array(ids)))
+                let (received, stored) = (batch, try store.fetchStoredRows(ids: Array(ids), rowsOnly: load != nil))
                 let (tables, path) = (try store.frameTables(), store.path)
                 let numbers = try store.rowNumbers(vault: vault)
                 let comparing = coverage.map { _ in point ?? Int64.min }

@@ -43,7 +43,7 @@ package enum BlockFixture {
                 try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(values.id.bytes)])
             }
             if let vault { slots += try store.write(block, vault: vault) }
-            guard try store.writeDirectory(slots).isEmpty else { throw FixtureError.repeatedID }
+            guard try store.writeDirectory(&slots).isEmpty else { throw FixtureError.repeatedID }
             return rows.map { row in
                 Moved(uniqueKeysWithValues: RecordRow.columns.map { ($0, row[$0] as DatabaseValue) })
             }

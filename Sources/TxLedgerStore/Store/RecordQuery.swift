@@ -21,14 +21,16 @@ struct RecordQuery {
         where conditions: String,
         _ arguments: StatementArguments = [],
         tail: String = "",
-        _ tailArguments: StatementArguments = []
+        _ tailArguments: StatementArguments = [],
+        rowsOnly: Bool = false
     ) {
         func arm(_ table: String) -> String {
             let joined = source == .recordAndVault ? " JOIN vault ON vault.num = record.vault" : ""
             return "SELECT \(columns) FROM \(table)\(joined) WHERE \(conditions)"
         }
-        sql = arm("record") + " UNION ALL " + arm("record_cold AS record") + (tail.isEmpty ? "" : " " + tail)
-        self.arguments = arguments + arguments + tailArguments
+        let arms = rowsOnly ? arm("record") : arm("record") + " UNION ALL " + arm("record_cold AS record")
+        sql = arms + (tail.isEmpty ? "" : " " + tail)
+        self.arguments = (rowsOnly ? arguments : arguments + arguments) + tailArguments
     }
 
     /// The records of `RecordRow.selection` that meet `conditions`.

@@ -6,11 +6,12 @@ import TxLedgerCore
 /// the load of a full change set, read through `record_cold`, and moved back to a row of
 /// `record` ("thawed") before anything writes them.
 extension RecordStore {
-    /// Where a record of a block is: the block's number and the record's slot in it.
+    /// Where a record of a block is: the block's number and the record's slot in it (24 bytes:
+    /// a load of a million records holds a million of them).
     package struct BlockSlot: Sendable {
         let id: TransactionID
-        let block: Int64
-        let slot: Int16
+        let block: UInt32
+        let slot: UInt16
     }
 
     /// Writes `block`'s rows as one row of `record_block` for vault number `vault`; returns
@@ -27,17 +28,19 @@ extension RecordStore {
             vault, first.time, last.time, rows.count, changeSeq,
             Data(count: (rows.count + 7) / 8), Data(block.encoded),
         ])
-        let number = db.lastInsertedRowID
+        guard let number = UInt32(exactly: db.lastInsertedRowID) else {
+            throw LedgerError.unreadableDatabase(path: path, reason: "it holds more record blocks than a ledger can")
+        }
         blockVaults?.insert(vault)
         markChanged()
-        return rows.enumerated().map { BlockSlot(id: $0.element.id, block: number, slot: Int16($0.offset)) }
+        return rows.enumerated().map { BlockSlot(id: $0.element.id, block: number, slot: UInt16($0.offset)) }
     }
 
-    /// Writes the directory entries of `slots` in id order; returns the ids named more than
-    /// once, whose slots are all left out (the caller writes each such record as a row, and
-    /// supersedes its slots: `supersede`).
-    func writeDirectory(_ slots: [BlockSlot]) throws -> [TransactionID: [BlockSlot]] {
-        let sorted = slots.sorted { $0.id < $1.id }
+    /// Writes the directory entries of `slots` in id order (sorting them in place); returns the
+    /// ids named more than once, whose slots are all left out (the caller writes each such
+    /// record as a row, and supersedes its slots: `supersede`).
+    func writeDirectory(_ sorted: inout [BlockSlot]) throws -> [TransactionID: [BlockSlot]] {
+        sorted.sort { $0.id < $1.id }
         var repeated: [TransactionID: [BlockSlot]] = [:]
         let insert = try db.cachedStatement(sql: "INSERT INTO record_cold_id (id, block, slot) VALUES (?, ?, ?)")
         var index = sorted.startIndex
@@ -48,7 +51,7 @@ extension RecordStore {
                 repeated[sorted[index].id] = Array(sorted[index..<end])
             } else {
                 let slot = sorted[index]
-                try insert.execute(arguments: [Data(slot.id.bytes), slot.block, Int64(slot.slot)])
+                try insert.execute(arguments: [Data(slot.id.bytes), Int64(slot.block), Int64(slot.slot)])
             }
             index = end
         }
@@ -105,7 +108,7 @@ extension RecordStore {
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT block, slot FROM record_cold_id WHERE id = ?"),
                 arguments: [Data(id.bytes)]
-            ), let block = Int64.fromDatabaseValue(row[0]), let slot = Int16.fromDatabaseValue(row[1])
+            ), let block = UInt32.fromDatabaseValue(row[0]), let slot = UInt16.fromDatabaseValue(row[1])
         else { return nil }
         return BlockSlot(id: id, block: block, slot: slot)
     }

@@ -361,14 +361,16 @@ package final class RecordStore {
     }
 
     /// The rows of the stored states with these ids, not decoded: one query for a batch of a
-    /// merge, whose worker decodes them.
-    package func fetchStoredRows(ids: [TransactionID]) throws -> [StoredRow] {
+    /// merge, whose worker decodes them. `rowsOnly` leaves blocks out: a load (`BlockLoad`)
+    /// writes blocks whose ids are not in the directory until it ends.
+    package func fetchStoredRows(ids: [TransactionID], rowsOnly: Bool = false) throws -> [StoredRow] {
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         let query = RecordQuery(
             select: "\(RecordRow.selection), record.change_seq",
             where: "record.id IN (\(marks))",
-            StatementArguments(ids.map { Data($0.bytes) })
+            StatementArguments(ids.map { Data($0.bytes) }),
+            rowsOnly: rowsOnly
         )
         let statement = try db.cachedStatement(sql: query.sql)
         var rows: [StoredRow] = []

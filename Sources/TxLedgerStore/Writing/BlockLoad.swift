@@ -44,7 +44,7 @@ package struct BlockLoad {
     /// superseded.
     package mutating func finish(_ store: RecordStore) throws {
         try flush(store)
-        let repeated = try store.writeDirectory(slots)
+        let repeated = try store.writeDirectory(&slots)
         slots = []
         let rowsAndBlocks = try store.idsInRowsAndBlocks(vault: vault)
         let twice = Set(repeated.keys).union(rowsAndBlocks)
