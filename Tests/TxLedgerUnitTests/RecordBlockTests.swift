@@ -164,3 +164,37 @@ struct RecordBlockTests {
         #expect(errors > 0)
     }
 }
+
+/// Another ledger file with blocks (`merge(ledgerAt:)`, read through `OtherLedgerFile`): its
+/// records in blocks are merged as its rows are, and a damaged block refuses the file whole.
+struct OtherLedgerBlockTests {
+    @Test func anotherLedgersRecordsInBlocksAreMerged() async throws {
+        let other = try await TestLedger()
+        try await other.ledger.record(try HistoryFixture.records(count: 60))
+        let expected = try await other.ledger.all()
+        _ = try await BlockFixture.moveSettledRecords(of: other.ledger)
+        let device = try await TestLedger()
+        let report = try await device.ledger.merge(ledgerAt: other.ledger.path)
+        #expect(report.recordsAdded == 60)
+        #expect(try await device.ledger.all() == expected)
+    }
+
+    @Test func aDamagedBlockInAnotherLedgerFileChangesNothing() async throws {
+        let other = try await TestLedger()
+        try await other.ledger.record(try HistoryFixture.records(count: 60))
+        _ = try await BlockFixture.moveSettledRecords(of: other.ledger)
+        try await other.ledger.database.pool.write { db in
+            try db.execute(sql: "UPDATE record_block SET rows = substr(rows, 1, length(rows) - 1) WHERE num = 2")
+        }
+        let device = try await TestLedger()
+        try await device.ledger.record(try HistoryFixture.record(1))
+        let before = try await device.ledger.all()
+        await #expect {
+            _ = try await device.ledger.merge(ledgerAt: other.ledger.path)
+        } throws: { error in
+            guard let error = error as? LedgerError else { return false }
+            return error.code == .unreadableDatabase && error.reason?.contains("damaged") == true
+        }
+        #expect(try await device.ledger.all() == before)
+    }
+}

@@ -63,6 +63,7 @@ struct LargeVaultScenario {
 
         // The peer answers (its delta for this replica says what it holds), then 10 records change here.
         let y = try Ledger(path: peerPath)
+        try await QueryScenario(sizes: sizes, report: report, suffix: "_blocks").run(y, vault: workload.vault)
         let answer = files.path("y.bundle")
         try await y.exportBundle(vault: workload.vault, to: answer, secret: secret, scope: .forPeer(x.replicaID))
         _ = try await x.importBundle(at: answer, secret: secret)

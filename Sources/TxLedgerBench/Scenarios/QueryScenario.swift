@@ -2,10 +2,13 @@ import TxLedger
 
 /// query.*: pages of 50 in the large vault, each the median of many runs on a warm ledger:
 /// the first page of the overview, of the swaps tab on Ethereum, the page `sizes.deepPage`
-/// reached through cursors, and the in-progress ("pending") section.
+/// reached through cursors, and the in-progress ("pending") section. Run on the ledger that
+/// recorded the vault (rows), and with `suffix` "_blocks" on the one that imported it (its
+/// settled records in blocks).
 struct QueryScenario {
     let sizes: BenchSizes
     let report: BenchReport
+    var suffix = ""
     static let runs = 51
 
     func run(_ ledger: Ledger, vault: String) async throws {
@@ -35,6 +38,6 @@ struct QueryScenario {
             count = try await ledger.list(filter, limit: 50, after: cursor).items.count
         }
         guard count > 0 else { throw BenchFailure(description: "\(name) found nothing") }
-        report.add(name, .cost(seconds * 1000, unit: "ms"))
+        report.add(name + suffix, .cost(seconds * 1000, unit: "ms"))
     }
 }
