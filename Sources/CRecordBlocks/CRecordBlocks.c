@@ -43,6 +43,11 @@ typedef struct {
     const unsigned char *superseded;
     int count;
     int slot;
+    // The row at `slot`: in `rows`, or in `ownRow` (the id plan reads one row alone).
+    const unsigned char *row;
+    int rowLength;
+    unsigned char *ownRow;
+    int ownCapacity;
     int eof;
     // The last row given, whose order the next one is checked against.
     int given;
@@ -189,7 +194,10 @@ static int openCursor(sqlite3_vtab *table, sqlite3_vtab_cursor **out) {
 
 static int closeCursor(sqlite3_vtab_cursor *base) {
     ColdCursor *cursor = (ColdCursor *)base;
-    for (int i = 0; i < cursor->walkerCapacity; i++) sqlite3_finalize(cursor->walkers[i].blocks);
+    for (int i = 0; i < cursor->walkerCapacity; i++) {
+        sqlite3_finalize(cursor->walkers[i].blocks);
+        sqlite3_free(cursor->walkers[i].ownRow);
+    }
     sqlite3_free(cursor->walkers);
     sqlite3_finalize(cursor->directory);
     sqlite3_free(cursor);
@@ -248,11 +256,13 @@ static int prepare(ColdCursor *cursor, sqlite3_stmt **statement, const char *sql
     return sqlite3_prepare_v3(table->db, sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL);
 }
 
-/// Takes the block at the walker's statement's current row, checking its shape.
-static int enterBlock(ColdCursor *cursor, Walker *walker) {
+/// Takes the block at the walker's statement's current row, checking its shape; its rows
+/// too unless `withRows` is 0 (the id plan reads one row through `readRow`).
+static int enterBlock(ColdCursor *cursor, Walker *walker, int withRows) {
     sqlite3_stmt *s = walker->blocks;
     walker->blockNum = sqlite3_column_int64(s, 0);
     for (int column = 0; column < 8; column++) {
+        if (column == 5 && !withRows) continue;
         int blob = column == 4 || column == 5;
         if (sqlite3_column_type(s, column) != (blob ? SQLITE_BLOB : SQLITE_INTEGER)) {
             return fail(cursor, walker, "a column is not of its type");
@@ -273,6 +283,8 @@ static int enterBlock(ColdCursor *cursor, Walker *walker) {
     if (supersededLength != (walker->count + 7) / 8 || walker->superseded == NULL) {
         return fail(cursor, walker, "its superseded bits are not one per row");
     }
+    walker->inBlock = 1;
+    if (!withRows) return SQLITE_OK;
     const unsigned char *rows = walker->rows;
     int header = 4 + 4 * (walker->count + 1);
     if (rows == NULL || walker->rowsLength < header || rows[0] != BLOCK_FORMAT || rows[1] != 0
@@ -287,12 +299,65 @@ static int enterBlock(ColdCursor *cursor, Walker *walker) {
         uint32_t start = readU32(rows + 4 + 4 * slot), end = readU32(rows + 8 + 4 * slot);
         if (end < start || end - start < ROW_FIXED + 1) return fail(cursor, walker, "a row is too short");
     }
-    walker->inBlock = 1;
+    return SQLITE_OK;
+}
+
+/// Points the walker at row `slot` of its block's rows (checked by `enterBlock`).
+static void takeSlot(Walker *walker, int slot) {
+    walker->slot = slot;
+    uint32_t start = readU32(walker->rows + 4 + 4 * slot), end = readU32(walker->rows + 8 + 4 * slot);
+    walker->row = walker->rows + start;
+    walker->rowLength = (int)(end - start);
+}
+
+/// Reads row `slot` of block `walker->blockNum` alone, through SQLite's incremental blob I/O:
+/// the block's header, the row's two offsets, then the row (a block is up to 1024 rows; the id
+/// plan wants one).
+static int readRow(ColdCursor *cursor, Walker *walker, int slot) {
+    ColdTable *table = (ColdTable *)cursor->base.pVtab;
+    sqlite3_blob *blob;
+    int rc = sqlite3_blob_open(table->db, "main", "record_block", "rows", walker->blockNum, 0, &blob);
+    if (rc != SQLITE_OK) return rc;
+    unsigned char head[4], offsets[8];
+    int size = sqlite3_blob_bytes(blob);
+    int header = 4 + 4 * (walker->count + 1);
+    if (size < header) {
+        sqlite3_blob_close(blob);
+        return fail(cursor, walker, "its rows are shorter than their offsets");
+    }
+    rc = sqlite3_blob_read(blob, head, 4, 0);
+    if (rc == SQLITE_OK) rc = sqlite3_blob_read(blob, offsets, 8, 4 + 4 * slot);
+    if (rc != SQLITE_OK) {
+        sqlite3_blob_close(blob);
+        return rc;
+    }
+    uint32_t start = readU32(offsets), end = readU32(offsets + 4);
+    if (head[0] != BLOCK_FORMAT || head[1] != 0 || (head[2] | head[3] << 8) != walker->count || start < (uint32_t)header
+        || end > (uint32_t)size || end < start || end - start < ROW_FIXED + 1) {
+        sqlite3_blob_close(blob);
+        return fail(cursor, walker, "a row's offsets do not fit its rows");
+    }
+    int length = (int)(end - start);
+    if (length > walker->ownCapacity) {
+        unsigned char *grown = sqlite3_realloc(walker->ownRow, length);
+        if (grown == NULL) {
+            sqlite3_blob_close(blob);
+            return SQLITE_NOMEM;
+        }
+        walker->ownRow = grown;
+        walker->ownCapacity = length;
+    }
+    rc = sqlite3_blob_read(blob, walker->ownRow, length, (int)start);
+    sqlite3_blob_close(blob);
+    if (rc != SQLITE_OK) return rc;
+    walker->slot = slot;
+    walker->row = walker->ownRow;
+    walker->rowLength = length;
     return SQLITE_OK;
 }
 
 static const unsigned char *rowOf(const Walker *walker) {
-    return walker->rows + readU32(walker->rows + 4 + 4 * walker->slot);
+    return walker->row;
 }
 
 static sqlite3_int64 timeOf(const Walker *walker) {
@@ -331,8 +396,9 @@ static int consider(ColdCursor *cursor, Walker *walker, int *verdict) {
 static int walk(ColdCursor *cursor, Walker *walker) {
     for (;;) {
         if (walker->inBlock) {
-            walker->slot += cursor->descending ? -1 : 1;
-            if (walker->slot >= 0 && walker->slot < walker->count) {
+            int slot = walker->slot + (cursor->descending ? -1 : 1);
+            if (slot >= 0 && slot < walker->count) {
+                takeSlot(walker, slot);
                 int verdict, rc = consider(cursor, walker, &verdict);
                 if (rc != SQLITE_OK) return rc;
                 if (verdict < 0) break;
@@ -349,7 +415,7 @@ static int walk(ColdCursor *cursor, Walker *walker) {
         int rc = sqlite3_step(walker->blocks);
         if (rc == SQLITE_DONE) break;
         if (rc != SQLITE_ROW) return rc;
-        rc = enterBlock(cursor, walker);
+        rc = enterBlock(cursor, walker, 1);
         if (rc != SQLITE_OK) return rc;
         walker->slot = cursor->descending ? walker->count : -1;
     }
@@ -374,7 +440,7 @@ static void choose(ColdCursor *cursor) {
     cursor->eof = cursor->current < 0;
 }
 
-/// A walker more, with its statement kept from an earlier query where there is one.
+/// A walker more, with its statement and row buffer kept from an earlier query where there are.
 static Walker *addWalker(ColdCursor *cursor) {
     if (cursor->walkerCount == cursor->walkerCapacity) {
         int capacity = cursor->walkerCapacity ? cursor->walkerCapacity * 2 : 1;
@@ -386,8 +452,12 @@ static Walker *addWalker(ColdCursor *cursor) {
     }
     Walker *walker = &cursor->walkers[cursor->walkerCount++];
     sqlite3_stmt *kept = walker->blocks;
+    unsigned char *ownRow = walker->ownRow;
+    int ownCapacity = walker->ownCapacity;
     memset(walker, 0, sizeof(*walker));
     walker->blocks = kept;
+    walker->ownRow = ownRow;
+    walker->ownCapacity = ownCapacity;
     return walker;
 }
 
@@ -418,17 +488,22 @@ static int findID(ColdCursor *cursor, sqlite3_value *id, sqlite3_int64 vault, in
     sqlite3_int64 block = sqlite3_column_int64(cursor->directory, 0), slot = sqlite3_column_int64(cursor->directory, 1);
     Walker *walker = addWalker(cursor);
     if (walker == NULL) return SQLITE_NOMEM;
-    rc = prepare(cursor, &walker->blocks, "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE num = ?1");
+    rc = prepare(
+        cursor,
+        &walker->blocks,
+        "SELECT num, vault, change_seq, count, superseded, NULL, oldest, newest FROM main.record_block WHERE num = ?1"
+    );
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(walker->blocks, 1, block);
     rc = sqlite3_step(walker->blocks);
     walker->blockNum = block;
     if (rc == SQLITE_DONE) return fail(cursor, walker, "the directory names a block that is not there");
     if (rc != SQLITE_ROW) return rc;
-    rc = enterBlock(cursor, walker);
+    rc = enterBlock(cursor, walker, 0);
     if (rc != SQLITE_OK) return rc;
     if (slot < 0 || slot >= walker->count) return fail(cursor, walker, "the directory names a slot it does not have");
-    walker->slot = (int)slot;
+    rc = readRow(cursor, walker, (int)slot);
+    if (rc != SQLITE_OK) return rc;
     if (memcmp(rowOf(walker), sqlite3_value_blob(id), ID_BYTES) != 0) {
         return fail(cursor, walker, "the directory's slot holds another record");
     }
@@ -564,11 +639,7 @@ static int columnValue(sqlite3_vtab_cursor *base, sqlite3_context *context, int 
     case COL_ERASED:
     case COL_DISPUTED: sqlite3_result_int(context, 0); break;
     case COL_CHANGE_SEQ: sqlite3_result_int64(context, walker->blockSeq); break;
-    case COL_STATE: {
-        uint32_t start = readU32(walker->rows + 4 + 4 * walker->slot), end = readU32(walker->rows + 8 + 4 * walker->slot);
-        sqlite3_result_blob(context, p + ROW_FIXED, (int)(end - start - ROW_FIXED), SQLITE_TRANSIENT);
-        break;
-    }
+    case COL_STATE: sqlite3_result_blob(context, p + ROW_FIXED, walker->rowLength - ROW_FIXED, SQLITE_TRANSIENT); break;
     default: sqlite3_result_null(context); break; // num (a block's record has none), replaced
     }
     return SQLITE_OK;

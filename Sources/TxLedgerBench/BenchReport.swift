@@ -29,12 +29,12 @@ final class BenchReport {
     }
 
     static var header: String {
-        pad("scenario", 24) + pad("value", 14, right: true) + "  " + pad("unit", 10) + pad("baseline", 14, right: true)
+        pad("scenario", 30) + pad("value", 14, right: true) + "  " + pad("unit", 10) + pad("baseline", 14, right: true)
             + pad("ratio", 8, right: true) + "  baseline is"
     }
 
     static func row(_ name: String, _ m: Measurement) -> String {
-        pad(name, 24) + pad(format(m.value), 14, right: true) + "  " + pad(m.unit, 10)
+        pad(name, 30) + pad(format(m.value), 14, right: true) + "  " + pad(m.unit, 10)
             + pad(m.baseline.map(format) ?? "-", 14, right: true)
             + pad(m.ratio.map { String(format: "%.2f", $0) } ?? "-", 8, right: true)
             + "  " + (m.baselineName ?? "")

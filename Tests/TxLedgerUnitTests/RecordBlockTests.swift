@@ -155,6 +155,11 @@ struct RecordBlockTests {
                     try db.execute(sql: "UPDATE record_block SET rows = ? WHERE num = ?", arguments: [blob, num])
                     _ = try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM record_cold")
                     _ = try Row.fetchAll(db, sql: "SELECT id FROM record_cold WHERE vault = 1 ORDER BY time DESC")
+                    // One row at a time, through the directory (`readRow`).
+                    _ = try Row.fetchAll(
+                        db,
+                        sql: "SELECT state FROM record_cold WHERE id IN (SELECT id FROM record_cold_id)"
+                    )
                 }
             } catch let error as DatabaseError {
                 if round == 0 { #expect(error.message?.contains("record block \(num) is damaged") == true) }
