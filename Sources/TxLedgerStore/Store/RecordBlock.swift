@@ -27,7 +27,6 @@ struct RecordBlock {
     }
 
     var isFull: Bool { rows.count == capacity }
-    var isEmpty: Bool { rows.isEmpty }
 
     /// Whether a row may be kept in a block: a settled record (confirmed or failed, proven),
     /// neither erased by a clear nor disputed, replacing no other, in the vault the block is
