@@ -25,7 +25,10 @@ enum { PLAN_ALL = 0, PLAN_VAULT = 1, PLAN_ID = 2 };
 #define PLAN_MASK 3
 #define PLAN_DESCENDING 4
 
-#define BLOCK_COLUMNS "num, vault, change_seq, count, superseded, rows, oldest, newest"
+// A block's columns, its superseded bits (NULL when none is) among them.
+#define BLOCK_COLUMNS \
+    "b.num, b.vault, b.change_seq, b.count, s.bits, b.rows, b.oldest, b.newest FROM main.record_block b" \
+    " LEFT JOIN main.record_block_superseded s ON s.block = b.num"
 
 typedef struct {
     sqlite3_vtab base;
@@ -262,7 +265,7 @@ static int enterBlock(ColdCursor *cursor, Walker *walker, int withRows) {
     sqlite3_stmt *s = walker->blocks;
     walker->blockNum = sqlite3_column_int64(s, 0);
     for (int column = 0; column < 8; column++) {
-        if (column == 5 && !withRows) continue;
+        if ((column == 5 && !withRows) || (column == 4 && sqlite3_column_type(s, 4) == SQLITE_NULL)) continue;
         int blob = column == 4 || column == 5;
         if (sqlite3_column_type(s, column) != (blob ? SQLITE_BLOB : SQLITE_INTEGER)) {
             return fail(cursor, walker, "a column is not of its type");
@@ -273,14 +276,15 @@ static int enterBlock(ColdCursor *cursor, Walker *walker, int withRows) {
     sqlite3_int64 count = sqlite3_column_int64(s, 3);
     walker->oldest = sqlite3_column_int64(s, 6);
     walker->newest = sqlite3_column_int64(s, 7);
-    walker->superseded = sqlite3_column_blob(s, 4);
-    int supersededLength = sqlite3_column_bytes(s, 4);
+    int hasBits = sqlite3_column_type(s, 4) == SQLITE_BLOB;
+    walker->superseded = hasBits ? sqlite3_column_blob(s, 4) : NULL;
+    int supersededLength = hasBits ? sqlite3_column_bytes(s, 4) : 0;
     walker->rows = sqlite3_column_blob(s, 5);
     walker->rowsLength = sqlite3_column_bytes(s, 5);
     if (count < 1 || count > MAX_BLOCK_ROWS) return fail(cursor, walker, "its count is out of range");
     walker->count = (int)count;
     if (walker->oldest > walker->newest) return fail(cursor, walker, "its oldest time is after its newest");
-    if (supersededLength != (walker->count + 7) / 8 || walker->superseded == NULL) {
+    if (hasBits && (walker->superseded == NULL || supersededLength != (walker->count + 7) / 8)) {
         return fail(cursor, walker, "its superseded bits are not one per row");
     }
     walker->inBlock = 1;
@@ -368,7 +372,7 @@ static sqlite3_int64 timeOf(const Walker *walker) {
 /// walk (past its time bound).
 static int consider(ColdCursor *cursor, Walker *walker, int *verdict) {
     *verdict = 0;
-    if (walker->superseded[walker->slot / 8] & (1 << (walker->slot % 8))) return SQLITE_OK;
+    if (walker->superseded != NULL && walker->superseded[walker->slot / 8] & (1 << (walker->slot % 8))) return SQLITE_OK;
     const unsigned char *p = rowOf(walker);
     sqlite3_int64 time = readI64(p + ID_BYTES);
     unsigned kind = p[32], status = p[33], hidden = p[34];
@@ -491,7 +495,8 @@ static int findID(ColdCursor *cursor, sqlite3_value *id, sqlite3_int64 vault, in
     rc = prepare(
         cursor,
         &walker->blocks,
-        "SELECT num, vault, change_seq, count, superseded, NULL, oldest, newest FROM main.record_block WHERE num = ?1"
+        "SELECT b.num, b.vault, b.change_seq, b.count, s.bits, NULL, b.oldest, b.newest FROM main.record_block b"
+        " LEFT JOIN main.record_block_superseded s ON s.block = b.num WHERE b.num = ?1"
     );
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(walker->blocks, 1, block);
@@ -525,10 +530,10 @@ static int walkVault(ColdCursor *cursor, sqlite3_int64 vault) {
         cursor,
         &walker->blocks,
         cursor->descending
-            ? "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
-              " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num DESC"
-            : "SELECT " BLOCK_COLUMNS " FROM main.record_block WHERE vault = ?1 AND oldest <= ?2 AND newest >= ?3"
-              " AND change_seq BETWEEN ?4 AND ?5 ORDER BY num"
+            ? "SELECT " BLOCK_COLUMNS " WHERE b.vault = ?1 AND b.oldest <= ?2 AND b.newest >= ?3"
+              " AND b.change_seq BETWEEN ?4 AND ?5 ORDER BY b.num DESC"
+            : "SELECT " BLOCK_COLUMNS " WHERE b.vault = ?1 AND b.oldest <= ?2 AND b.newest >= ?3"
+              " AND b.change_seq BETWEEN ?4 AND ?5 ORDER BY b.num"
     );
     if (rc != SQLITE_OK) return rc;
     sqlite3_bind_int64(walker->blocks, 1, vault);

@@ -94,6 +94,8 @@ struct RecordBlockTests {
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold") == moved.count - 1)
             let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM record WHERE id = ?", arguments: [key])
             #expect(row.map { row in RecordRow.columns.map { row[$0] as DatabaseValue } } == Self.inBlock(moved[4]))
+            // The block's own row is not written again: its superseded bit is a row of its own.
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_block_superseded") == 1)
             try store.thaw(id)  // a row already: nothing to do
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE id = ?", arguments: [key]) == 1)
         }
@@ -150,9 +152,18 @@ struct RecordBlockTests {
                 damaged[index] = UInt8(truncatingIfNeeded: next())
             }
             let blob = Data(damaged)
+            // Every third round, superseded bits of any length up to 3 bytes too (a block of 8
+            // rows has one byte of them).
+            let bits = round % 3 == 2 ? Data((0..<Int(next() % 4)).map { _ in UInt8(truncatingIfNeeded: next()) }) : nil
             do {
                 try await test.ledger.database.pool.write { db in
                     try db.execute(sql: "UPDATE record_block SET rows = ? WHERE num = ?", arguments: [blob, num])
+                    if let bits {
+                        try db.execute(
+                            sql: "INSERT OR REPLACE INTO record_block_superseded (block, bits) VALUES (?, ?)",
+                            arguments: [num, bits]
+                        )
+                    }
                     _ = try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM record_cold")
                     _ = try Row.fetchAll(db, sql: "SELECT id FROM record_cold WHERE vault = 1 ORDER BY time DESC")
                     // One row at a time, through the directory (`readRow`).

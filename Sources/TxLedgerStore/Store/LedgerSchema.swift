@@ -336,7 +336,9 @@ enum LedgerSchema {
         }
         migrator.registerMigration("v14: record blocks") { db in
             // Settled records a new device loaded from a full change set, kept 1024 at most to a
-            // row in history order, and their ids' directory (schema.md, "Record blocks").
+            // row in history order, the rows of each block that no longer hold their record (a
+            // table of their own: an update of a block's row would rewrite its rows), and the
+            // directory of their ids (schema.md, "Migration `v14: record blocks`").
             try db.execute(
                 sql: """
                     CREATE TABLE record_block (
@@ -346,10 +348,13 @@ enum LedgerSchema {
                         newest INTEGER NOT NULL,
                         count INTEGER NOT NULL CHECK (count BETWEEN 1 AND 1024),
                         change_seq INTEGER NOT NULL,
-                        superseded BLOB NOT NULL,
                         rows BLOB NOT NULL
                     );
                     CREATE INDEX record_block_by_vault ON record_block (vault);
+                    CREATE TABLE record_block_superseded (
+                        block INTEGER PRIMARY KEY,
+                        bits BLOB NOT NULL
+                    );
                     CREATE TABLE record_cold_id (
                         id BLOB PRIMARY KEY CHECK (length(id) = 16),
                         block INTEGER NOT NULL,

@@ -21,13 +21,10 @@ extension RecordStore {
         guard let first = rows.first, let last = rows.last else { return [] }
         try db.cachedStatement(
             sql: """
-                INSERT INTO record_block (vault, oldest, newest, count, change_seq, superseded, rows)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO record_block (vault, oldest, newest, count, change_seq, rows)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [
-            vault, first.time, last.time, rows.count, changeSeq,
-            Data(count: (rows.count + 7) / 8), Data(block.encoded),
-        ])
+        ).execute(arguments: [vault, first.time, last.time, rows.count, changeSeq, Data(block.encoded)])
         guard let number = UInt32(exactly: db.lastInsertedRowID) else {
             throw LedgerError.unreadableDatabase(path: path, reason: "it holds more record blocks than a ledger can")
         }
@@ -64,21 +61,35 @@ extension RecordStore {
     func supersede(_ slot: BlockSlot) throws {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT count, superseded FROM record_block WHERE num = ?"),
+                db.cachedStatement(
+                    sql: """
+                        SELECT b.count, s.bits FROM record_block b
+                        LEFT JOIN record_block_superseded s ON s.block = b.num WHERE b.num = ?
+                        """
+                ),
                 arguments: [slot.block]
-            ), let count = Int.fromDatabaseValue(row[0]), var bits = RecordRow.blob(row[1]),
-            bits.count == (count + 7) / 8, Int(slot.slot) < count
+            ), let count = Int.fromDatabaseValue(row[0]), Int(slot.slot) < count
         else {
+            throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
+        }
+        let stored: DatabaseValue = row[1]
+        var bits = stored.isNull ? Data(count: (count + 7) / 8) : RecordRow.blob(stored) ?? Data()
+        guard bits.count == (count + 7) / 8 else {
             throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
         }
         bits[Int(slot.slot) / 8] |= UInt8(1) << (Int(slot.slot) % 8)
         try db.cachedStatement(sql: "DELETE FROM record_cold_id WHERE id = ? AND block = ?")
             .execute(arguments: [Data(slot.id.bytes), slot.block])
         if (0..<count).allSatisfy({ bits[$0 / 8] & (UInt8(1) << ($0 % 8)) != 0 }) {
-            try db.cachedStatement(sql: "DELETE FROM record_block WHERE num = ?").execute(arguments: [slot.block])
+            for sql in [
+                "DELETE FROM record_block WHERE num = ?", "DELETE FROM record_block_superseded WHERE block = ?",
+            ] {
+                try db.cachedStatement(sql: sql).execute(arguments: [slot.block])
+            }
         } else {
-            try db.cachedStatement(sql: "UPDATE record_block SET superseded = ? WHERE num = ?")
-                .execute(arguments: [bits, slot.block])
+            // A table of its own: an update of the block's row would rewrite its rows.
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO record_block_superseded (block, bits) VALUES (?, ?)")
+                .execute(arguments: [slot.block, bits])
         }
     }
 

@@ -89,6 +89,7 @@ extension RecordStore {
         for sql in [
             "DELETE FROM record WHERE vault = \(number)",
             "DELETE FROM record_cold_id WHERE block IN (SELECT num FROM record_block WHERE vault = \(number))",
+            "DELETE FROM record_block_superseded WHERE block IN (SELECT num FROM record_block WHERE vault = \(number))",
             "DELETE FROM record_block WHERE vault = \(number)",
         ] {
             try db.execute(sql: sql, arguments: [vault])
