@@ -20,6 +20,7 @@ swift-symbolgraph-extract -module-name TxLedger -target "$triple" -output-dir "$
   -minimum-access-level public -skip-synthesized-members \
   -experimental-allowed-reexported-modules="$layers" \
   -I "$bin/Modules" -I Sources/CSodium -I .build/checkouts/GRDB.swift/Sources/GRDBSQLite \
-  -Xcc -fmodule-map-file="$bin/CSQLiteDefensive.build/module.modulemap"
+  -Xcc -fmodule-map-file="$bin/CSQLiteDefensive.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$bin/CRecordBlocks.build/module.modulemap"
 swift package --disable-sandbox generate-documentation --target TxLedger --warnings-as-errors \
   --additional-symbol-graph-dir "$graphs" "$@"
