@@ -29,7 +29,8 @@ extension LedgerTransaction {
         // A full change set into a vault that holds nothing writes its settled records as
         // blocks (schema.md, "Record blocks").
         var load: BlockLoad?
-        if header.isFull, try store.isEmpty(vault: number) { load = BlockLoad(vault: number) }
+        if header.isFull, try store.isEmpty(vault: number) { load = try BlockLoad(vault: number, store: store) }
+        defer { if load != nil { BlockLoad.restoreCache(store) } }
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
         var latestAcceptable: Stamp?

@@ -75,8 +75,11 @@ package final class LedgerDatabase: Sendable {
     /// series of commits does not copy and fsync the same index pages again and again; and the
     /// WAL cut back to 32 MiB when it is reset, so a large import does not leave a large file.
     package static let connectionPragmas =
-        "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; "
+        "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -\(cacheKiB); "
         + "PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432"
+
+    /// The page cache of every connection, in KiB (`connectionPragmas`).
+    package static let cacheKiB = 65536
 
     /// How long a connection waits for another process's transaction (an import holds the
     /// write lock while it merges) before it reports the database as locked: seconds.

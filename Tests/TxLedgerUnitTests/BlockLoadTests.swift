@@ -57,6 +57,9 @@ struct BlockLoadTests {
             try await device.ledger.changes(vault: "main").records.sorted { $0.id < $1.id }
                 == full.records.sorted { $0.id < $1.id }
         )
+        // The load's smaller page cache is given back to the connection that writes.
+        let cache = try await device.ledger.database.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        #expect(cache == -LedgerDatabase.cacheKiB)
         // Merged again: nothing changes, and the blocks stay.
         let again = try await device.ledger.merge(full)
         #expect(again.recordsAdded == 0 && again.recordsChanged == 0)

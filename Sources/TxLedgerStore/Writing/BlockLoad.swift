@@ -13,8 +13,20 @@ package struct BlockLoad {
     private var last: (time: Int64, id: TransactionID)?
 
     /// A load into vault number `vault`, which holds nothing (`RecordStore.isEmpty(vault:)`).
-    package init(vault: Int64) {
+    /// Until `restoreCache`, the connection's page cache is cut to `loadCacheKiB`: a load writes
+    /// each page once, in order, so the 64 MiB a merge's random index pages need would only
+    /// hold pages already written (it set the peak of a 1M load).
+    package init(vault: Int64, store: RecordStore) throws {
         self.vault = vault
+        try store.db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
+    }
+
+    static let loadCacheKiB = 16384
+
+    /// Gives the connection its page cache back, whether the load finished or failed.
+    package static func restoreCache(_ store: RecordStore) {
+        // Setting a pragma to a number does not fail.
+        try? store.db.execute(sql: "PRAGMA cache_size = -\(LedgerDatabase.cacheKiB)")
     }
 
     /// Writes `rows` (new rows of the vault, as a merge's worker made them), a batch of the
