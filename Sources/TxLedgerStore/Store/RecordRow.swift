@@ -26,6 +26,8 @@ package enum RecordRow {
 
     /// `SELECT` list that `StoredRow` reads, from `source`.
     static let selection = "record.id, vault.id, record.state, record.time"
+    /// The rows of `record` alone, for what a block never holds (disputed, inferred, replacing,
+    /// cleared, suspected records); every other read goes through `RecordQuery`, over blocks too.
     static let source = "record JOIN vault ON vault.num = record.vault"
     /// The condition a visible record meets: its facts are later than its vault's watermark.
     static let isVisible = "record.erased = 0"

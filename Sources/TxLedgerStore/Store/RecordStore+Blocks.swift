@@ -137,18 +137,26 @@ extension RecordStore {
     /// aside (a walk through the vault's blocks), joined per record.
     func copies(of ids: [TransactionID], vault: Int64) throws -> [TransactionID: RecordState] {
         var joined: [TransactionID: RecordState] = [:]
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        // The unary `+` keeps the blocks' reader off the directory, which does not name them all.
-        try forEach(
-            RecordQuery.stored(
-                where: "record.vault = ? AND +record.id IN (\(marks))",
-                [vault] + StatementArguments(ids.map { Data($0.bytes) })
-            )
-        ) { state in
-            joined[state.id] = joined[state.id].map { $0.joined(with: state) } ?? state
+        // A few hundred ids a query: SQLite caps a statement's parameters (a hostile change set
+        // may name any number of records twice).
+        for start in stride(from: 0, to: ids.count, by: Self.copiesPerQuery) {
+            let chunk = ids[start..<min(start + Self.copiesPerQuery, ids.count)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            // The unary `+` keeps the blocks' reader off the directory, which does not name them all.
+            try forEach(
+                RecordQuery.stored(
+                    where: "record.vault = ? AND +record.id IN (\(marks))",
+                    [vault] + StatementArguments(chunk.map { Data($0.bytes) })
+                )
+            ) { state in
+                joined[state.id] = joined[state.id].map { $0.joined(with: state) } ?? state
+            }
         }
         return joined
     }
+
+    /// The ids `copies(of:vault:)` asks for in one query.
+    static let copiesPerQuery = 500
 
     /// Whether vault number `vault` has records in blocks (read once per transaction).
     func holdsBlocks(_ vault: Int64) throws -> Bool {
