@@ -5,28 +5,69 @@
 package struct RecordFields: Sendable {
     var vault: String
     package var newer = NewerFields()
-    private var values: [FieldValue?] = Array(repeating: nil, count: RecordField.last)
+    /// Which fields are present: bit `n - 1` (of `low`, then of `high`) for field `n`, up to
+    /// field 128 (`RecordColumnTests` checks that every field fits).
+    private var present: (low: UInt64, high: UInt64) = (0, 0)
+    /// The present fields' values, in increasing field number: a frame's fields come in that
+    /// order, so decoding appends, and only what is there is made and freed (a slot for every
+    /// field took a tenth of decoding a record).
+    private var values: [FieldValue] = []
 
     package init(vault: String) {
         self.vault = vault
+        values.reserveCapacity(32)
     }
 
     package subscript(field: RecordField) -> FieldValue? {
-        get { values[field.rawValue - 1] }
-        set { values[field.rawValue - 1] = newValue }
+        get {
+            let (isPresent, index) = position(of: field)
+            return isPresent ? values[index] : nil
+        }
+        set {
+            let (isPresent, index) = position(of: field)
+            switch (isPresent, newValue) {
+            case let (true, value?): values[index] = value
+            case (true, nil):
+                values.remove(at: index)
+                flip(field)
+            case let (false, value?):
+                values.insert(value, at: index)
+                flip(field)
+            case (false, nil): break
+            }
+        }
     }
 
     /// Whether `field` is present (without copying its value).
     func has(_ field: RecordField) -> Bool {
-        values[field.rawValue - 1] != nil
+        position(of: field).isPresent
     }
 
     /// The first field, in increasing number, that holds an empty text.
     var firstEmptyText: RecordField? {
-        for (offset, value) in values.enumerated() {
-            if case .text(let text)? = value, text.isEmpty { return RecordField(rawValue: offset + 1) }
+        var index = 0
+        for raw in 1...RecordField.last {
+            guard let field = RecordField(rawValue: raw), has(field) else { continue }
+            if case .text(let text) = values[index], text.isEmpty { return field }
+            index += 1
         }
         return nil
+    }
+
+    /// Whether `field` is present, and the index in `values` its value has (or would have).
+    private func position(of field: RecordField) -> (isPresent: Bool, index: Int) {
+        let bit = field.rawValue - 1
+        guard bit >= 64 else {
+            let mask = UInt64(1) << bit
+            return (present.low & mask != 0, (present.low & (mask &- 1)).nonzeroBitCount)
+        }
+        let mask = UInt64(1) << (bit - 64)
+        return (present.high & mask != 0, present.low.nonzeroBitCount + (present.high & (mask &- 1)).nonzeroBitCount)
+    }
+
+    private mutating func flip(_ field: RecordField) {
+        let bit = field.rawValue - 1
+        if bit < 64 { present.low ^= UInt64(1) << bit } else { present.high ^= UInt64(1) << (bit - 64) }
     }
 
     /// The integer of `field`, `nil` if it is absent.
