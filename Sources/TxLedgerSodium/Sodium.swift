@@ -32,8 +32,14 @@ package enum Sodium {
 
     package static func genericHash(_ input: UnsafeRawBufferPointer, outputLength: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: outputLength)
-        out.withUnsafeMutableBytes { hash(input, key: nil, into: $0) }
+        out.withUnsafeMutableBytes { genericHash(input, into: $0) }
         return out
+    }
+
+    /// Unkeyed BLAKE2b of `input` written to `out`, whose length is the output length (as
+    /// `genericHash(_:outputLength:)`, without an array: a record's id is one a record decoded).
+    package static func genericHash(_ input: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+        hash(input, key: nil, into: out)
     }
 
     /// Keyed BLAKE2b (`crypto_generichash` with a key): a MAC, or a pseudo-random function of

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The primitive encodings of a bundle's payload (Specs/bundle-format.md, "Payload"):
 ///
 /// - `uvarint`: unsigned LEB128, at most 10 bytes, minimal (no needless trailing zero group);
@@ -139,8 +141,10 @@ package struct FrameBytes: PayloadSource {
 
 extension Array where Element == UInt8 {
     package mutating func appendBigEndian(_ value: UInt64, width: Int) {
-        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
-            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        var index = width
+        while index > 0 {
+            index -= 1
+            append(UInt8(truncatingIfNeeded: value >> UInt64(index * 8)))
         }
     }
 }
@@ -148,10 +152,15 @@ extension Array where Element == UInt8 {
 extension String {
     /// `bytes` as a text if they are valid UTF-8, else `nil`: decoded (which replaces what is
     /// not UTF-8) and compared with `bytes`, the stdlib's fast path, where the generic
-    /// `String(validating:as:)` took a tenth of decoding a record.
+    /// `String(validating:as:)` took a tenth of decoding a record. The comparison is `memcmp`
+    /// (`elementsEqual` went byte by byte: 4% of decoding a record).
     init?(validUTF8 bytes: UnsafeBufferPointer<UInt8>) {
         var text = String(decoding: bytes, as: UTF8.self)
-        guard text.withUTF8({ $0.elementsEqual(bytes) }) else { return nil }
+        let same = text.withUTF8 { decoded in
+            decoded.count == bytes.count
+                && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        guard same else { return nil }
         self = text
     }
 }

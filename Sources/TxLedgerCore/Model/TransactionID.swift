@@ -111,8 +111,15 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
         }
         append(domain)
         parts.forEach(append)
-        // A 16-byte output always makes an id.
-        return TransactionID(bytes: Sodium.genericHash(input, outputLength: 16))!
+        // The 16 bytes of the hash, as the id's two big-endian halves.
+        var digest: (UInt64, UInt64) = (0, 0)
+        input.withUnsafeBytes { input in withUnsafeMutableBytes(of: &digest) { Sodium.genericHash(input, into: $0) } }
+        return TransactionID(high: UInt64(bigEndian: digest.0), low: UInt64(bigEndian: digest.1))
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
     }
 
     public var description: String { rawValue }

@@ -31,7 +31,7 @@ package struct RecordFields: Sendable {
                 values.remove(at: index)
                 flip(field)
             case let (false, value?):
-                values.insert(value, at: index)
+                if index == values.count { values.append(value) } else { values.insert(value, at: index) }
                 flip(field)
             case (false, nil): break
             }
@@ -45,16 +45,20 @@ package struct RecordFields: Sendable {
 
     /// The first field, in increasing number, that holds an empty text.
     var firstEmptyText: RecordField? {
-        var index = 0
+        guard let index = values.firstIndex(where: { if case .text(let text) = $0 { text.isEmpty } else { false } })
+        else { return nil }
+        // The field whose value is the `index`th present one.
+        var skipped = 0
         for raw in 1...RecordField.last {
             guard let field = RecordField(rawValue: raw), has(field) else { continue }
-            if case .text(let text) = values[index], text.isEmpty { return field }
-            index += 1
+            if skipped == index { return field }
+            skipped += 1
         }
         return nil
     }
 
     /// Whether `field` is present, and the index in `values` its value has (or would have).
+    @inline(__always)
     private func position(of field: RecordField) -> (isPresent: Bool, index: Int) {
         let bit = field.rawValue - 1
         guard bit >= 64 else {
