@@ -58,6 +58,20 @@ struct BatchMerge: Sendable {
         comparing: Int64?,
         encoder: inout FrameEncoder
     ) throws {
+        // A batch of records none of which is stored here, each named once (a load, new
+        // records): each received state is what is written, without the lookups below.
+        if rows.isEmpty, Self.namesEachOnce(batch) {
+            for index in batch.indices.sorted(by: { batch[$0].id < batch[$1].id }) {
+                let merge = RecordMerge(local: nil, incoming: batch[index], watermark: numbers.watermark)
+                if let result = merge.result {
+                    note(result, replacing: nil, watermark: numbers.watermark)
+                    writes.append(Self.write(result, before: nil, numbers: numbers, encoder: &encoder))
+                }
+                report.add(merge.report)
+            }
+            added = encoder.takeAddedEntries()
+            return
+        }
         // A received state that its stored row holds byte for byte changes nothing: it is
         // counted without decoding the row (what a file of states already merged here holds).
         // A batch stops comparing after `comparisonsMissed` misses in a row, so that a batch of
@@ -108,26 +122,46 @@ struct BatchMerge: Sendable {
                 )
             }
             if let result = merge.result {
-                if local?.status != result.status || local?.replacedID != result.replacedID {
-                    changedLinks.append(result)
-                }
+                note(result, replacing: local, watermark: numbers.watermark)
                 merged.insert(incoming.id)
-                if local?.isVisible(clearedThrough: numbers.watermark) ?? true,
-                    !result.isVisible(clearedThrough: numbers.watermark)
-                {
-                    newlyCleared.append(incoming.id)
-                }
                 stored[incoming.id] = result  // the same id again in this batch merges into this
             }
             report.add(merge.report)
         }
         writes = merged.sorted().map { id in
-            let state = stored[id]!
-            let frame = encoder.frame(state)
-            guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
-            return before[id].map { RecordRow.sameFactsColumns($0, state) } == true ? .registers(row) : .row(row)
+            Self.write(stored[id]!, before: before[id], numbers: numbers, encoder: &encoder)
         }
         added = encoder.takeAddedEntries()
+    }
+
+    /// Whether `batch` names each record once.
+    private static func namesEachOnce(_ batch: [RecordState]) -> Bool {
+        var ids: Set<TransactionID> = []
+        ids.reserveCapacity(batch.count)
+        return batch.allSatisfy { ids.insert($0.id).inserted }
+    }
+
+    /// Takes note of `result`, which replaces the stored state `local` (`nil`: none): whether it
+    /// may settle a replacement, and whether a clear hid it here.
+    private mutating func note(_ result: RecordState, replacing local: RecordState?, watermark: Stamp?) {
+        if local?.status != result.status || local?.replacedID != result.replacedID {
+            changedLinks.append(result)
+        }
+        if local?.isVisible(clearedThrough: watermark) ?? true, !result.isVisible(clearedThrough: watermark) {
+            newlyCleared.append(result.id)
+        }
+    }
+
+    /// The write of `state`, whose stored state was `before` (`nil`: none): its frame encoded.
+    private static func write(
+        _ state: RecordState,
+        before: RecordState?,
+        numbers: RowNumbers,
+        encoder: inout FrameEncoder
+    ) -> Write {
+        let frame = encoder.frame(state)
+        guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
+        return before.map { RecordRow.sameFactsColumns($0, state) } == true ? .registers(row) : .row(row)
     }
 
     /// Counts a received state whose record was stored here in `row` (`FullCoverage`), when it

@@ -119,7 +119,9 @@ extension LedgerTransaction {
                     inFlight = nil
                     try write(pending.job)
                 }
-                let (received, stored) = (batch, try store.fetchStoredRows(ids: Array(ids), rowsOnly: load != nil))
+                let named = Array(ids)
+                let stored = try store.fetchStoredRows(ids: load?.mayBeStored(named) ?? named, rowsOnly: load != nil)
+                let received = batch
                 let (tables, path) = (try store.frameTables(), store.path)
                 let numbers = try store.rowNumbers(vault: vault)
                 let comparing = coverage.map { _ in point ?? Int64.min }
@@ -148,7 +150,7 @@ extension LedgerTransaction {
                     guard let kept = received.filtered(by: cuts) else { return }
                     counted = kept
                 }
-                counted.stamps.forEach(observe)
+                counted.forEachStamp(observe)
                 guard let incoming = counted.filtered(clearedThrough: watermark) else {
                     report.recordsUnchanged += 1
                     return

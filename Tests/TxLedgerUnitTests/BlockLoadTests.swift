@@ -4,6 +4,7 @@ import Testing
 
 @testable import TxLedger
 @testable import TxLedgerCore
+@testable import TxLedgerReplication
 @testable import TxLedgerStore
 @testable import TxLedgerTestSupport
 
@@ -130,6 +131,29 @@ struct BlockLoadTests {
         let (rows, cold) = try await copies(of: [settledRecord.id], in: device.ledger)
         #expect(rows == 1)
         #expect(cold == 0)
+    }
+
+    /// In progress (a row), named in the first batch and again in the last one with what
+    /// another device wrote: the second is joined with the row the first left, not written
+    /// over it (a load into an empty ledger reads only the rows it wrote itself).
+    @Test func aRecordInProgressNamedInTwoBatchesIsJoined() async throws {
+        let open = try #require(full.records.first { RecordRow.statusCode($0.status) < 2 })
+        let other = try await TestLedger(copyOf: source.ledger, clock: ManualClock())
+        other.clock.advance(by: 60)
+        _ = try await other.ledger.setNote("seen on the laptop", for: open.id)
+        let copy = try #require(try await other.ledger.state(open.id))
+        _ = try await source.ledger.setLabels(["rent"], for: open.id)
+        let labelled = try await source.ledger.changes(vault: "main")
+        let records = labelled.records.sorted {
+            ($0.facts.value.timestamp, $0.id) < ($1.facts.value.timestamp, $1.id)
+        }
+        #expect(records.firstIndex { $0.id == open.id }! < records.count - LedgerTransaction.mergeBatchSize)
+        let device = try await TestLedger()
+        _ = try await device.ledger.merge(ChangeSet(header: labelled.header, records: records + [copy]))
+        let joined = try await main(device.ledger).first { $0.id == open.id }
+        #expect(joined?.note == "seen on the laptop")
+        #expect(joined?.labels == ["rent"])
+        #expect(try await main(device.ledger) == sourceWith([copy]))
     }
 
     /// Named twice in history order, at two timestamps (another device's facts, later): two

@@ -144,8 +144,22 @@ package struct RecordState: Hashable, Sendable {
 extension RecordState {
     /// Every stamp the state carries, a newer version's registers' included.
     package var stamps: [Stamp] {
-        let registers = [facts.stamp] + status.stamps + [note?.stamp, labels?.stamp, hidden?.stamp, cleared?.stamp]
-        return registers.compactMap { $0 } + newerRegisters.values.map(\.stamp)
+        var stamps: [Stamp] = []
+        forEachStamp { stamps.append($0) }
+        return stamps
+    }
+
+    /// Calls `body` with each stamp of `stamps`, in its order, without making the array (a
+    /// merge looks at every received record's stamps).
+    package func forEachStamp(_ body: (Stamp) -> Void) {
+        body(facts.stamp)
+        for stamp in status.stamps {
+            if let stamp { body(stamp) }
+        }
+        for stamp in [note?.stamp, labels?.stamp, hidden?.stamp, cleared?.stamp] {
+            if let stamp { body(stamp) }
+        }
+        for register in newerRegisters.values { body(register.stamp) }
     }
 }
 
@@ -154,6 +168,8 @@ extension RecordState {
     /// a transaction of the same vault and chain), if it names one.
     package var replacedID: TransactionID? {
         let facts = facts.value
+        // Most records have no extra fact: no key hashed then.
+        guard !facts.extras.isEmpty else { return nil }
         return facts.extras[RecordField.replaces.key].flatMap {
             try? TransactionID.forTransaction(vault: facts.vaultId, chain: facts.chain, hash: $0)
         }

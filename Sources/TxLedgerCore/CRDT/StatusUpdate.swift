@@ -139,10 +139,11 @@ public struct StatusUpdate: Hashable, Sendable {
 
     /// The details given by name, by key.
     private static func details(block: UInt64?, feePaid: DecimalAmount?, replacedBy: String?) -> [String: String] {
+        // Only what is given: setting an absent one to nil hashes its key for nothing.
         var details: [String: String] = [:]
-        details[RecordField.blockNumber.key] = block.map { String($0) }
-        details[RecordField.feePaid.key] = feePaid?.string
-        details[RecordField.replacedBy.key] = replacedBy
+        if let block { details[RecordField.blockNumber.key] = String(block) }
+        if let feePaid { details[RecordField.feePaid.key] = feePaid.string }
+        if let replacedBy { details[RecordField.replacedBy.key] = replacedBy }
         return details
     }
 

@@ -78,12 +78,11 @@ package struct FrameEncoder {
             frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
             previous = number
         }
-        for field in RecordField.all {
-            guard let value = fields[field] else { continue }
+        fields.forEachPresent { field, value in
             let number = field.number
             if stored && field == .timestampMs {
                 if case let .integer(millis) = value { bases.pass(number, value: millis) }
-                continue
+                return
             }
             tag(number, field.encoding.wireType)
             switch (field.encoding, value) {

@@ -43,6 +43,22 @@ package struct RecordFields: Sendable {
         position(of: field).isPresent
     }
 
+    /// Calls `body` with each present field and its value, in increasing field number.
+    func forEachPresent(_ body: (RecordField, FieldValue) -> Void) {
+        var index = 0
+        func walk(_ mask: UInt64, from first: Int) {
+            var remaining = mask
+            while remaining != 0 {
+                // Only a field's own bit is ever set.
+                body(RecordField(rawValue: first + remaining.trailingZeroBitCount)!, values[index])
+                remaining &= remaining &- 1
+                index += 1
+            }
+        }
+        walk(present.low, from: 1)
+        walk(present.high, from: 65)
+    }
+
     /// The first field, in increasing number, that holds an empty text.
     var firstEmptyText: RecordField? {
         guard let index = values.firstIndex(where: { if case .text(let text) = $0 { text.isEmpty } else { false } })

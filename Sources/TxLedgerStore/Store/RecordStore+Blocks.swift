@@ -39,7 +39,7 @@ extension RecordStore {
     func writeDirectory(_ sorted: inout [BlockSlot]) throws -> [TransactionID: [BlockSlot]] {
         sorted.sort { $0.id < $1.id }
         var repeated: [TransactionID: [BlockSlot]] = [:]
-        let insert = try db.cachedStatement(sql: "INSERT INTO record_cold_id (id, block, slot) VALUES (?, ?, ?)")
+        let insert = try RecordWriteStatement(db, sql: "INSERT INTO record_cold_id (id, block, slot) VALUES (?, ?, ?)")
         var index = sorted.startIndex
         while index < sorted.endIndex {
             var end = index + 1
@@ -48,10 +48,12 @@ extension RecordStore {
                 repeated[sorted[index].id] = Array(sorted[index..<end])
             } else {
                 let slot = sorted[index]
-                try insert.execute(arguments: [Data(slot.id.bytes), Int64(slot.block), Int64(slot.slot)])
+                try insert.execute(id: slot.id, block: Int64(slot.block), slot: Int64(slot.slot))
             }
             index = end
         }
+        // The entries went through the C API, which GRDB does not see.
+        try db.notifyChanges(in: Table("record_cold_id"))
         return repeated
     }
 
@@ -171,6 +173,14 @@ extension RecordStore {
 
     /// Whether vault number `vault` holds nothing, neither rows nor blocks: a full change set
     /// may then be loaded into blocks.
+    /// Whether the ledger holds no record of any vault, as a row or in a block.
+    func holdsNoRecord() throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: "SELECT NOT EXISTS (SELECT 1 FROM record) AND NOT EXISTS (SELECT 1 FROM record_block)"
+        ) ?? false
+    }
+
     package func isEmpty(vault: Int64) throws -> Bool {
         try Bool.fetchOne(
             db,

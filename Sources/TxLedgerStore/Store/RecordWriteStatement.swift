@@ -2,13 +2,14 @@ import GRDB
 import GRDBSQLite
 import TxLedgerCore
 
-/// A statement of the record write path (insert, upsert, register update): prepared once per
-/// connection by GRDB (`Database.cachedStatement`), and bound and stepped through the SQLite
-/// C API on its `sqliteStatement`, which GRDB documents as suitable for it: a row's values are
-/// bound in place, nothing boxed per value. GRDB learns of the changes as its documentation
-/// says direct C calls must tell it, through `Database.notifyChanges(in:)` (`RecordStore`
-/// calls it once per transaction), so live observations see every write. Nothing else runs
-/// these statements' SQL.
+/// A statement of the record write path (insert, upsert, register update, an entry of the
+/// blocks' directory): prepared once per connection by GRDB (`Database.cachedStatement`), and
+/// bound and stepped through the SQLite C API on its `sqliteStatement`, which GRDB documents as
+/// suitable for it: a row's values are bound in place, nothing boxed per value. GRDB learns of
+/// the changes as its documentation says direct C calls must tell it, through
+/// `Database.notifyChanges(in:)` (`RecordStore` calls it once per transaction, and per
+/// directory written), so live observations see every write. Nothing else runs these
+/// statements' SQL.
 struct RecordWriteStatement {
     /// GRDB's statement, which owns the handle.
     private let statement: Statement
@@ -26,7 +27,28 @@ struct RecordWriteStatement {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        let code = row.bind(columns, to: handle) { sqlite3_step(handle) }
+        try check(row.bind(columns, to: handle) { sqlite3_step(handle) })
+    }
+
+    /// Runs the statement once with `id`'s 16 bytes, `block` and `slot` bound to its three
+    /// parameters: an entry of the blocks' directory (`RecordStore.writeDirectory`), of which a
+    /// load writes one a record.
+    func execute(id: TransactionID, block: Int64, slot: Int64) throws {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        let code = id.withBytes { bytes in
+            // SQLite reads the id in place (`SQLITE_STATIC`, a nil destructor) while it steps.
+            sqlite3_bind_blob(handle, 1, bytes.baseAddress, 16, nil)
+            sqlite3_bind_int64(handle, 2, block)
+            sqlite3_bind_int64(handle, 3, slot)
+            return sqlite3_step(handle)
+        }
+        try check(code)
+    }
+
+    private func check(_ code: Int32) throws {
         guard code == SQLITE_DONE else {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code),

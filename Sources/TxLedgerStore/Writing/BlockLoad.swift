@@ -11,6 +11,10 @@ package struct BlockLoad {
     private var slots: [RecordStore.BlockSlot] = []
     /// The time and id of the last row a block took: the next must come after it.
     private var last: (time: Int64, id: TransactionID)?
+    /// Whether the ledger held no record at all when the load began; then the ids the load
+    /// wrote as rows are the only ones with a stored row.
+    private let intoEmptyLedger: Bool
+    private var rowIDs: Set<TransactionID> = []
 
     /// A load into vault number `vault`, which holds nothing (`RecordStore.isEmpty(vault:)`).
     /// Until `restoreCache`, the connection's page cache is cut to `loadCacheKiB`: a load writes
@@ -18,7 +22,15 @@ package struct BlockLoad {
     /// hold pages already written (it set the peak of a 1M load).
     package init(vault: Int64, store: RecordStore) throws {
         self.vault = vault
+        intoEmptyLedger = try store.holdsNoRecord()
         try store.db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
+    }
+
+    /// Of `ids`, those that may have a stored row, for a merge to read: into a ledger that held
+    /// no record, only those this load wrote as rows (a change set may name a record twice);
+    /// else all of them (another vault's rows are checked as in any merge).
+    package func mayBeStored(_ ids: [TransactionID]) -> [TransactionID] {
+        intoEmptyLedger ? ids.filter(rowIDs.contains) : ids
     }
 
     static let loadCacheKiB = 16384
@@ -33,11 +45,13 @@ package struct BlockLoad {
     /// change set in the order it came: each settled one that comes after the rows blocks took
     /// goes to a block, the others are saved as rows.
     package mutating func write(_ rows: [RecordRow.Values], to store: RecordStore) throws {
-        for row in rows.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+        for index in rows.indices.sorted(by: { (rows[$0].time, rows[$0].id) < (rows[$1].time, rows[$1].id) }) {
+            let row = rows[index]
             guard row.vault == vault, RecordBlock.holds(row),
                 last.map({ ($0.time, $0.id) < (row.time, row.id) }) ?? true
             else {
                 try store.save(row)
+                rowIDs.insert(row.id)
                 continue
             }
             if block.isFull { try flush(store) }
