@@ -136,18 +136,18 @@ package struct FrameDecoder {
                 }
                 let integer = try frame.readSVarint()
                 bases.pass(number, value: integer)
-                fields[field] = .integer(integer)
-            case .plainText: fields[field] = .text(try frame.readText(limit: length))
-            case .text: fields[field] = .text(try frame.readCompactText(limit: length))
-            case .sharedText: fields[field] = try readSharedText(from: &frame, limit: length, record: index)
+                fields.append(field, .integer(integer))
+            case .plainText: fields.append(field, .text(try frame.readText(limit: length)))
+            case .text: fields.append(field, .text(try frame.readCompactText(limit: length)))
+            case .sharedText: fields.append(field, try readSharedText(from: &frame, limit: length, record: index))
             case .replica:
-                fields[field] = .integer(try readReplica(from: &frame).rawValue)
+                fields.append(field, .integer(try readReplica(from: &frame).rawValue))
             case .sinceTimestamp:
-                fields[field] = .integer(try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint())
+                fields.append(field, .integer(try bases.base(of: number, .sinceTimestamp) &+ frame.readSVarint()))
             case .stampTime:
                 let time = try frame.readStampTime(base: try bases.base(of: number, .stampTime))
                 bases.pass(number, value: time)
-                fields[field] = .integer(time)
+                fields.append(field, .integer(time))
             }
         }
         fields.newer = NewerFields(newer)

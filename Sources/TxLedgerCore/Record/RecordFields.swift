@@ -19,7 +19,7 @@ package struct RecordFields: Sendable {
     }
 
     package subscript(field: RecordField) -> FieldValue? {
-        get {
+        @inline(__always) get {
             let (isPresent, index) = position(of: field)
             return isPresent ? values[index] : nil
         }
@@ -36,6 +36,18 @@ package struct RecordFields: Sendable {
             case (false, nil): break
             }
         }
+    }
+
+    /// Sets `field` to `value`: as the subscript does, appended at once when `field` comes after
+    /// every field present (a frame's fields come in increasing order).
+    mutating func append(_ field: RecordField, _ value: FieldValue) {
+        let bit = field.rawValue - 1
+        let after =
+            bit >= 64
+            ? present.high >> (bit - 64) == 0 : present.high == 0 && present.low >> bit == 0
+        guard after else { return self[field] = value }
+        flip(field)
+        values.append(value)
     }
 
     /// Whether `field` is present (without copying its value).
