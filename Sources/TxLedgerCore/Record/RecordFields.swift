@@ -45,9 +45,12 @@ package struct RecordFields: Sendable {
         let after =
             bit >= 64
             ? present.high >> (bit - 64) == 0 : present.high == 0 && present.low >> bit == 0
-        guard after else { return self[field] = value }
-        flip(field)
-        values.append(value)
+        if after {
+            flip(field)
+            values.append(value)
+        } else {
+            self[field] = value
+        }
     }
 
     /// Whether `field` is present (without copying its value).
