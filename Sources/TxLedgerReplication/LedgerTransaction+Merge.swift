@@ -141,15 +141,8 @@ extension LedgerTransaction {
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)
             }
-            try records { received in
-                coverage?.see(received.id, time: received.facts.value.timestamp.millis)
-                var counted = received
-                if let membership, !cuts.isEmpty,
-                    try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
-                {
-                    guard let kept = received.filtered(by: cuts) else { return }
-                    counted = kept
-                }
+            // What a cut leaves of a record, or the record as received (read, not copied).
+            func take(_ counted: RecordState) throws {
                 counted.forEachStamp(observe)
                 guard let incoming = counted.filtered(clearedThrough: watermark) else {
                     report.recordsUnchanged += 1
@@ -157,6 +150,17 @@ extension LedgerTransaction {
                 }
                 batch.append(incoming)
                 if batch.count == Self.mergeBatchSize { try mergeBatch() }
+            }
+            try records { received in
+                coverage?.see(received.id, time: received.facts.value.timestamp.millis)
+                if let membership, !cuts.isEmpty,
+                    try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
+                {
+                    guard let kept = received.filtered(by: cuts) else { return }
+                    try take(kept)
+                } else {
+                    try take(received)
+                }
             }
             if !batch.isEmpty { try mergeBatch() }
             if let pending = inFlight { try write(pending.job) }

@@ -6,8 +6,9 @@ extension RecordState {
     var fields: RecordFields {
         let facts = self.facts.value
         var fields = RecordFields(vault: facts.vaultId)
-        func set(_ field: RecordField, _ value: Int64?) { fields[field] = value.map(FieldValue.integer) }
-        func set(_ field: RecordField, _ value: String?) { fields[field] = value.map(FieldValue.text) }
+        // Each field is set once, mostly in increasing order: appended.
+        func set(_ field: RecordField, _ value: Int64?) { if let value { fields.append(field, .integer(value)) } }
+        func set(_ field: RecordField, _ value: String?) { if let value { fields.append(field, .text(value)) } }
         func stamp(_ register: RecordRegister, _ stamp: Stamp?) {
             set(register.stamp.time, stamp?.time)
             set(register.stamp.replica, stamp?.replica.rawValue)

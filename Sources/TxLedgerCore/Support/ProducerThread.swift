@@ -16,7 +16,7 @@ package final class ProducerThread<Element>: @unchecked Sendable {
 
     private let batchSize: Int
     /// Set until the producer returns; then released, with everything it captured.
-    private var produce: ((_ yield: (Element) throws -> Void) throws -> Void)?
+    private var produce: ((_ yield: (consuming Element) throws -> Void) throws -> Void)?
 
     /// Guards everything below.
     private let condition = NSCondition()
@@ -34,7 +34,7 @@ package final class ProducerThread<Element>: @unchecked Sendable {
     package init(
         name: String,
         batchSize: Int,
-        produce: @escaping (_ yield: (Element) throws -> Void) throws -> Void
+        produce: @escaping (_ yield: (consuming Element) throws -> Void) throws -> Void
     ) {
         precondition(batchSize > 0, "a batch holds at least one element")
         self.batchSize = batchSize
@@ -86,7 +86,9 @@ package final class ProducerThread<Element>: @unchecked Sendable {
         var batch: [Element] = []
         batch.reserveCapacity(batchSize)
         do {
-            try produce { element in
+            // Each element is moved into its batch, not copied (a record holds tens of
+            // references, each retained by a copy).
+            try produce { (element: consuming Element) in
                 batch.append(element)
                 if batch.count == batchSize {
                     try hand(batch)
