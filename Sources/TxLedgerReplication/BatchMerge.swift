@@ -61,7 +61,9 @@ struct BatchMerge: Sendable {
         // A batch of records none of which is stored here, each named once (a load, new
         // records): each received state is what is written, without the lookups below.
         if rows.isEmpty, Self.namesEachOnce(batch) {
-            for index in batch.indices.sorted(by: { batch[$0].id < batch[$1].id }) {
+            // Sorted by their ids alone: comparing the states would copy each one.
+            let ids = batch.map(\.id)
+            for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
                 let merge = RecordMerge(local: nil, incoming: batch[index], watermark: numbers.watermark)
                 if let result = merge.result {
                     note(result, replacing: nil, watermark: numbers.watermark)

@@ -45,7 +45,9 @@ package struct BlockLoad {
     /// change set in the order it came: each settled one that comes after the rows blocks took
     /// goes to a block, the others are saved as rows.
     package mutating func write(_ rows: [RecordRow.Values], to store: RecordStore) throws {
-        for index in rows.indices.sorted(by: { (rows[$0].time, rows[$0].id) < (rows[$1].time, rows[$1].id) }) {
+        // Sorted by their keys alone: comparing the rows would copy each one.
+        let keys = rows.map { (time: $0.time, id: $0.id) }
+        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
             let row = rows[index]
             guard row.vault == vault, RecordBlock.holds(row),
                 last.map({ ($0.time, $0.id) < (row.time, row.id) }) ?? true
