@@ -193,6 +193,39 @@ import Testing
         }
     }
 
+    /// A record that decodes but is not valid, early in a file whose last chunk is damaged:
+    /// the damage is reported (a failure of the file comes before one of its content), though
+    /// records are decoded and merged while the rest of the file is still being read.
+    @Test func aDamagedChunkAfterAnInvalidRecordIsReportedFirst() async throws {
+        let setup = try await Setup(.syncKey(.generate()))
+        let changes = try await setup.source.ledger.changes(vault: "vault-1")
+        var payload = PayloadEncoder()
+        payload.encode(changes.header)
+        for record in changes.records { payload.encode(record) }
+        // The first amount of the file, rewritten in place to something that is no decimal.
+        guard case let .send(send) = try #require(changes.records.first).facts.value.details else {
+            Issue.record("the fixture's records are sends")
+            return
+        }
+        let amount = send.amount.string
+        var bytes = payload.bytes
+        let start = try #require(bytes.firstRange(of: Array(amount.utf8)))
+        bytes.replaceSubrange(start, with: Array((String(amount.dropLast()) + "x").utf8))
+        let path = try await BundleFixture.seal(bytes, with: setup.secret, in: setup.folder)
+        let sealed = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let chunks = (sealed.count - BundleHeader.size + Setup.chunk - 1) / Setup.chunk
+        #expect(chunks >= 3)
+        try await setup.expectImport(
+            Array(sealed.dropLast()),
+            fails: .payloadTampered(chunk: chunks - 1)
+        )
+        // Undamaged, the invalid record is what is reported.
+        let refusal = await #expect(throws: BundleError.self) {
+            try await setup.target.ledger.importBundle(at: path, secret: setup.secret)
+        }
+        #expect(refusal?.code == .malformedContent)
+    }
+
     @Test func authenticContentThatIsInvalidIsRejected() async throws {
         let setup = try await Setup(.syncKey(.generate()))
         let header = ChangeSetHeader(
