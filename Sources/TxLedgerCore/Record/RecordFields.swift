@@ -6,7 +6,7 @@ package struct RecordFields: Sendable {
     var vault: String
     package var newer = NewerFields()
     /// Which fields are present: bit `n - 1` (of `low`, then of `high`) for field `n`, up to
-    /// field 128 (`RecordColumnTests` checks that every field fits).
+    /// field 128 (`RecordFieldsStorageTests` checks that every field fits).
     private var present: (low: UInt64, high: UInt64) = (0, 0)
     /// The present fields' values, in increasing field number: a frame's fields come in that
     /// order, so decoding appends, and only what is there is made and freed (a slot for every
