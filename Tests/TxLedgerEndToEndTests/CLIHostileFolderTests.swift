@@ -73,17 +73,30 @@ struct CLIHostileFolderTests {
         @Sendable func partials() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".partial") }
         }
+        // Each attempt is the device's first sync into an empty folder, from the same copy of
+        // its ledger, so that each writes the whole vault (a later sync would write a delta of
+        // one record, which a loaded machine gives the kill no time to catch).
+        let files = ["", "-wal", "-shm"].map { a.db + $0 }
+        let pristine = files.map { $0 + ".pristine" }
+        for (file, copy) in zip(files, pristine) where FileManager.default.fileExists(atPath: file) {
+            try FileManager.default.copyItem(atPath: file, toPath: copy)
+        }
         var killedWhileWriting = false
-        for _ in 1...5 where !killedWhileWriting {
+        for _ in 1...20 where !killedWhileWriting {
+            for (file, copy) in zip(files, pristine) {
+                try? FileManager.default.removeItem(atPath: file)
+                guard FileManager.default.fileExists(atPath: copy) else { continue }
+                try FileManager.default.copyItem(atPath: copy, toPath: file)
+            }
+            for entry in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                try FileManager.default.removeItem(atPath: folder + "/" + entry)
+            }
             let outcome = try await KilledRun.run(
                 a,
                 ["sync", folder, "--key-file", key],
                 killAt: .when { _ in !partials().isEmpty }
             )
             killedWhileWriting = outcome.killed && !partials().isEmpty
-            if !killedWhileWriting {
-                try await a.run(CLI.send(1))  // something new to write next time
-            }
         }
         try #require(killedWhileWriting, "no run was killed while its file was being written")
         let next = try await sync(a)
