@@ -186,4 +186,25 @@ struct BlockLoadTests {
         #expect(rows == 1)
         #expect(cold == 0)
     }
+
+    /// A load into an empty ledger looks up only the ids it wrote as rows, while it remembers
+    /// them all; past `rowIDLimit` it forgets them and looks up every id, as any merge does (a
+    /// change set of records all in progress would otherwise hold every id in memory).
+    @Test func aLoadPastItsLimitOfRowIDsLooksUpEveryID() async throws {
+        let (kept, forgotten) = try await source.ledger.database.pool.write { db in
+            let store = RecordStore(db, path: "", changeSeq: 1)
+            let open = try Row.fetchAll(
+                db,
+                sql: "SELECT \(BlockFixture.columns) FROM record WHERE status < 2 ORDER BY time, id LIMIT 3"
+            ).map(BlockFixture.values)
+            try db.execute(sql: "DELETE FROM record")
+            var load = try BlockLoad(vault: open[0].vault, store: store, rowIDLimit: 2)
+            try load.write(Array(open.prefix(2)), to: store)
+            let kept = load.mayBeStored(open.map(\.id))
+            try load.write([open[2]], to: store)
+            return (kept, load.mayBeStored([TransactionID(bytes: Array(repeating: 7, count: 16))!]))
+        }
+        #expect(kept.count == 2)
+        #expect(forgotten.count == 1)
+    }
 }

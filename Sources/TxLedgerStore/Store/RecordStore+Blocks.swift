@@ -171,8 +171,6 @@ extension RecordStore {
         return blockVaults?.contains(vault) ?? false
     }
 
-    /// Whether vault number `vault` holds nothing, neither rows nor blocks: a full change set
-    /// may then be loaded into blocks.
     /// Whether the ledger holds no record of any vault, as a row or in a block.
     func holdsNoRecord() throws -> Bool {
         try Bool.fetchOne(
@@ -181,6 +179,8 @@ extension RecordStore {
         ) ?? false
     }
 
+    /// Whether vault number `vault` holds nothing, neither rows nor blocks: a full change set
+    /// may then be loaded into blocks.
     package func isEmpty(vault: Int64) throws -> Bool {
         try Bool.fetchOne(
             db,

@@ -14,23 +14,33 @@ package struct BlockLoad {
     /// Whether the ledger held no record at all when the load began; then the ids the load
     /// wrote as rows are the only ones with a stored row.
     private let intoEmptyLedger: Bool
-    private var rowIDs: Set<TransactionID> = []
+    /// The ids the load wrote as rows, while they are at most `rowIDLimit`; `nil` after (a
+    /// change set of records all in progress would otherwise hold every id here).
+    private var rowIDs: Set<TransactionID>? = []
+    private let rowIDLimit: Int
+
+    /// How many ids of rows a load remembers (about 3 MB): past them, each batch's ids are
+    /// looked up as in any merge.
+    package static let rowIDLimit = 65_536
 
     /// A load into vault number `vault`, which holds nothing (`RecordStore.isEmpty(vault:)`).
     /// Until `restoreCache`, the connection's page cache is cut to `loadCacheKiB`: a load writes
     /// each page once, in order, so the 64 MiB a merge's random index pages need would only
     /// hold pages already written (it set the peak of a 1M load).
-    package init(vault: Int64, store: RecordStore) throws {
+    package init(vault: Int64, store: RecordStore, rowIDLimit: Int = Self.rowIDLimit) throws {
         self.vault = vault
+        self.rowIDLimit = rowIDLimit
         intoEmptyLedger = try store.holdsNoRecord()
         try store.db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
     }
 
     /// Of `ids`, those that may have a stored row, for a merge to read: into a ledger that held
-    /// no record, only those this load wrote as rows (a change set may name a record twice);
-    /// else all of them (another vault's rows are checked as in any merge).
+    /// no record, only those this load wrote as rows (a change set may name a record twice),
+    /// while it remembers them all (`rowIDLimit`); else all of them (another vault's rows are
+    /// checked as in any merge).
     package func mayBeStored(_ ids: [TransactionID]) -> [TransactionID] {
-        intoEmptyLedger ? ids.filter(rowIDs.contains) : ids
+        guard intoEmptyLedger, let rowIDs else { return ids }
+        return ids.filter(rowIDs.contains)
     }
 
     static let loadCacheKiB = 16384
@@ -53,13 +63,19 @@ package struct BlockLoad {
                 last.map({ ($0.time, $0.id) < (row.time, row.id) }) ?? true
             else {
                 try store.save(row)
-                rowIDs.insert(row.id)
+                remember(row.id)
                 continue
             }
             if block.isFull { try flush(store) }
             block.append(row)
             last = (row.time, row.id)
         }
+    }
+
+    private mutating func remember(_ id: TransactionID) {
+        guard rowIDs != nil else { return }
+        rowIDs!.insert(id)
+        if rowIDs!.count > rowIDLimit { rowIDs = nil }
     }
 
     private mutating func flush(_ store: RecordStore) throws {
