@@ -192,6 +192,7 @@ package final class LedgerDatabase: Sendable {
                 )
                 let result = try body(&transaction)
                 let (store, stamps) = (transaction.store, transaction.stamps)
+                try store.writeCounts()
                 let renamed = stamps.clock.replica != meta.clock.replica
                 if store.changed {
                     try startEpochIfNeeded(fileEpoch: renamed ? nil : meta.epoch, at: store.changeSeq, db)

@@ -40,10 +40,11 @@ package enum BlockFixture {
                 }
                 vault = values.vault
                 block.append(values)
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(values.id.bytes)])
+                try store.remove(values.id)
             }
             if let vault { slots += try store.write(block, vault: vault) }
             guard try store.writeDirectory(&slots).isEmpty else { throw FixtureError.repeatedID }
+            try store.writeCounts()
             return rows.map { row in
                 Moved(uniqueKeysWithValues: RecordRow.columns.map { ($0, row[$0] as DatabaseValue) })
             }

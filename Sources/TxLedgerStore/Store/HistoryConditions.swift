@@ -59,9 +59,21 @@ struct HistoryConditions {
             let names = filter.providers.map(Self.asciiUppercased).sorted()
             add("upper(\(Self.text(.provider))) IN (\(Self.marks(names.count)))", StatementArguments(names))
         }
-        if let search = filter.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty {
-            addSearch(search)
+        if let search = Self.searchText(filter) { addSearch(search) }
+    }
+
+    /// Whether `filter` narrows by the columns `record_count` keeps alone (vault, kind, chain,
+    /// status, hidden, erased): no time bound, token, provider nor search.
+    static func onlyCountedColumns(_ filter: HistoryFilter) -> Bool {
+        filter.since == nil && filter.until == nil && filter.tokens.isEmpty && filter.providers.isEmpty
+            && searchText(filter) == nil
+    }
+
+    private static func searchText(_ filter: HistoryFilter) -> String? {
+        guard let search = filter.search?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty else {
+            return nil
         }
+        return search
     }
 
     mutating func add(_ clause: String, _ values: StatementArguments = []) {

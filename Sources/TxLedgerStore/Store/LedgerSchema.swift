@@ -363,6 +363,31 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v15: record counts") { db in
+            // How many records of each vault have each value of the columns a tab count filters
+            // on, kept by `RecordStore` as it writes rows and blocks (schema.md, "Migration
+            // `v15: record counts`").
+            try db.execute(
+                sql: """
+                    CREATE TABLE record_count (
+                        vault INTEGER NOT NULL,
+                        chain INTEGER NOT NULL,
+                        kind INTEGER NOT NULL,
+                        status INTEGER NOT NULL,
+                        hidden INTEGER NOT NULL,
+                        erased INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (vault, chain, kind, status, hidden, erased)
+                    ) WITHOUT ROWID;
+                    INSERT INTO record_count
+                        SELECT vault, chain, kind, status, hidden, erased, COUNT(*) FROM (
+                            SELECT vault, chain, kind, status, hidden, erased FROM record
+                            UNION ALL
+                            SELECT vault, chain, kind, status, hidden, erased FROM record_cold
+                        ) GROUP BY vault, chain, kind, status, hidden, erased;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -164,7 +164,9 @@ package final class OtherLedgerFile: Sendable {
     /// The schema that this version's migrations make, from a database in memory.
     static let expectedSchema: [SchemaObject] = {
         do {
-            let queue = try DatabaseQueue()
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try RecordBlock.register(on: db) }
+            let queue = try DatabaseQueue(configuration: configuration)
             try LedgerSchema.migrator.migrate(queue)
             return try queue.read(SchemaObject.fetchAll)
         } catch {

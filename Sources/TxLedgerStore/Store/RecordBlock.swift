@@ -67,6 +67,30 @@ struct RecordBlock {
         return bytes
     }
 
+    /// Where the offset of row `slot` is in a block's blob.
+    static func offsetPosition(of slot: Int) -> Int { 4 + 4 * slot }
+
+    /// The offset the four bytes `bytes` hold.
+    static func offset(in bytes: [UInt8]) -> Int {
+        bytes.prefix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// The columns `record_count` counts a row of a block of vault number `vault` under, from
+    /// the row's first `fixedBytes`; `nil` if a code is out of range.
+    static func countedColumns(ofFixedPart fixed: [UInt8], vault: Int64) -> RecordStore.CountedColumns? {
+        let chain = fixed[24..<32].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let (kind, status, hidden) = (fixed[32], fixed[33], fixed[34])
+        guard kind <= 2, status == 2 || status == 3, hidden <= 1 else { return nil }
+        return RecordStore.CountedColumns(
+            vault: vault,
+            chain: Int64(bitPattern: chain),
+            kind: Int64(kind),
+            status: Int64(status),
+            hidden: hidden == 1,
+            erased: false
+        )
+    }
+
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

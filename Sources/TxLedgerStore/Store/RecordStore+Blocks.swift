@@ -28,6 +28,7 @@ extension RecordStore {
         guard let number = UInt32(exactly: db.lastInsertedRowID) else {
             throw LedgerError.unreadableDatabase(path: path, reason: "it holds more record blocks than a ledger can")
         }
+        for row in rows { count(CountedColumns(row), 1) }
         blockVaults?.insert(vault)
         markChanged()
         return rows.enumerated().map { BlockSlot(id: $0.element.id, block: number, slot: UInt16($0.offset)) }
@@ -59,18 +60,20 @@ extension RecordStore {
 
     /// Marks `slot` as no longer holding its record (the record is a row now, or was named
     /// twice), and drops its directory entry; a block all of whose slots are superseded is
-    /// deleted.
-    func supersede(_ slot: BlockSlot) throws {
+    /// deleted. The record is no longer counted, unless `uncounting` is false (it was moved to
+    /// a row with the same columns: `thaw`).
+    func supersede(_ slot: BlockSlot, uncounting: Bool = true) throws {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT b.count, s.bits FROM record_block b
+                        SELECT b.count, s.bits, b.vault FROM record_block b
                         LEFT JOIN record_block_superseded s ON s.block = b.num WHERE b.num = ?
                         """
                 ),
                 arguments: [slot.block]
-            ), let count = Int.fromDatabaseValue(row[0]), Int(slot.slot) < count
+            ), let count = Int.fromDatabaseValue(row[0]), Int(slot.slot) < count,
+            let vault = Int64.fromDatabaseValue(row[2])
         else {
             throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
         }
@@ -79,7 +82,17 @@ extension RecordStore {
         guard bits.count == (count + 7) / 8 else {
             throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
         }
-        bits[Int(slot.slot) / 8] |= UInt8(1) << (Int(slot.slot) % 8)
+        let mask = UInt8(1) << (Int(slot.slot) % 8)
+        guard bits[Int(slot.slot) / 8] & mask == 0 else {
+            throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
+        }
+        bits[Int(slot.slot) / 8] |= mask
+        if uncounting {
+            guard let counted = countedColumns(block: slot.block, slot: slot.slot, vault: vault) else {
+                throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) is damaged")
+            }
+            self.count(counted, -1)
+        }
         try db.cachedStatement(sql: "DELETE FROM record_cold_id WHERE id = ? AND block = ?")
             .execute(arguments: [Data(slot.id.bytes), slot.block])
         if (0..<count).allSatisfy({ bits[$0 / 8] & (UInt8(1) << ($0 % 8)) != 0 }) {
@@ -106,7 +119,7 @@ extension RecordStore {
         guard db.changesCount == 1 else {
             throw LedgerError.unreadableDatabase(path: path, reason: "record block \(slot.block) does not hold \(id)")
         }
-        try supersede(slot)
+        try supersede(slot, uncounting: false)
         try db.notifyChanges(in: Table("record"))
     }
 

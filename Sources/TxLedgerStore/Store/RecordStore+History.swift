@@ -44,14 +44,25 @@ extension RecordStore {
     }
 
     /// How many records match `filter` in each tab (its own tab ignored).
+    /// A filter on the columns `record_count` keeps is answered from it, without reading a
+    /// record (Specs/queries.md, "Counts").
     package func tabCounts(_ filter: HistoryFilter) throws -> HistoryTabCounts {
         let conditions = try conditions(filter, byTab: false)
-        let query = RecordQuery(select: "record.kind AS kind", where: conditions.condition, conditions.arguments)
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT kind, COUNT(*) FROM (\(query.sql)) GROUP BY kind",
-            arguments: query.arguments
-        )
+        let rows: [Row]
+        if HistoryConditions.onlyCountedColumns(filter) {
+            rows = try Row.fetchAll(
+                db,
+                sql: "SELECT kind, SUM(count) FROM record_count AS record WHERE \(conditions.condition) GROUP BY kind",
+                arguments: conditions.arguments
+            )
+        } else {
+            let query = RecordQuery(select: "record.kind AS kind", where: conditions.condition, conditions.arguments)
+            rows = try Row.fetchAll(
+                db,
+                sql: "SELECT kind, COUNT(*) FROM (\(query.sql)) GROUP BY kind",
+                arguments: query.arguments
+            )
+        }
         var counts: [TransactionKind: Int] = [:]
         for row in rows {
             if let kind = TransactionKind.allCases.first(where: { RecordRow.kindCode($0) == row[0] }) {

@@ -94,6 +94,9 @@ extension RecordStore {
         ] {
             try db.execute(sql: sql, arguments: [vault])
         }
+        if let number = try Int64.fetchOne(db, sql: "SELECT num FROM vault WHERE id = ?", arguments: [vault]) {
+            try dropCounts(vault: number)
+        }
         for table in ["peer", "folder_file"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE vault_id = ?", arguments: [vault])
         }

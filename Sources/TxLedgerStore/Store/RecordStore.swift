@@ -40,6 +40,9 @@ package final class RecordStore {
     var holdsReplacements: Bool?
     /// The numbers of the vaults with records in blocks, once asked (`holdsBlocks`).
     var blockVaults: Set<Int64>?
+    /// How many records this transaction added (or, negative, took) under each value of the
+    /// counted columns, not yet in `record_count` (`writeCounts`).
+    var countChanges: [CountedColumns: Int] = [:]
 
     /// The `record` table's columns this store writes: all of them, but in a migration that
     /// runs before the later ones existed (`RecordRowV7`).
@@ -214,7 +217,9 @@ package final class RecordStore {
     /// Deletes the record with this id from this file.
     package func remove(_ id: TransactionID) throws {
         try thaw(id)
+        guard let counted = try countedColumns(ofRow: id) else { return }
         try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [Data(id.bytes)])
+        count(counted, -1)
     }
 
     private func rowValues(_ state: RecordState, frame: [UInt8], changeSeq: Int64) throws -> RecordRow.Values {
@@ -319,7 +324,15 @@ package final class RecordStore {
         if try holdsBlocks(values.vault) { try thaw(values.id) }
         let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql(columns))
         prepared[write] = statement
+        // A new row is counted if it was written; a stored one moves from its old columns.
+        let old = write == .insert ? nil : try countedColumns(ofRow: values.id)
         try statement.execute(write.parameters(columns), of: values)
+        if let old {
+            count(old, -1)
+            count(write == .upsert ? CountedColumns(values) : old.withRegisters(of: values), 1)
+        } else if write != .updateRegisters && db.changesCount > 0 {
+            count(CountedColumns(values), 1)
+        }
         if !notified {
             // The statement runs through the C API, which GRDB does not see: its observations
             // (`Ledger.observe`) learn of the change from this, at the commit.

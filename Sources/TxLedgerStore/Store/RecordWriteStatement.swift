@@ -2,14 +2,14 @@ import GRDB
 import GRDBSQLite
 import TxLedgerCore
 
-/// A statement of the record write path (insert, upsert, register update, an entry of the
-/// blocks' directory): prepared once per connection by GRDB (`Database.cachedStatement`), and
-/// bound and stepped through the SQLite C API on its `sqliteStatement`, which GRDB documents as
-/// suitable for it: a row's values are bound in place, nothing boxed per value. GRDB learns of
-/// the changes as its documentation says direct C calls must tell it, through
-/// `Database.notifyChanges(in:)` (`RecordStore` calls it once per transaction, and per
-/// directory written), so live observations see every write. Nothing else runs these
-/// statements' SQL.
+/// A statement of the record write path (insert, upsert, register update, an entry of the blocks'
+/// directory, the read of a row's counted columns before it is written): prepared once per
+/// connection by GRDB (`Database.cachedStatement`), and bound and stepped through the SQLite C API
+/// on its `sqliteStatement`, which GRDB documents as suitable for it: a row's values are bound in
+/// place, nothing boxed per value. GRDB learns of the changes as its documentation says direct C
+/// calls must tell it, through `Database.notifyChanges(in:)` (`RecordStore` calls it once per
+/// transaction, and per directory written), so live observations see every write. Nothing else runs
+/// these statements' SQL.
 struct RecordWriteStatement {
     /// GRDB's statement, which owns the handle.
     private let statement: Statement
@@ -46,6 +46,32 @@ struct RecordWriteStatement {
             return sqlite3_step(handle)
         }
         try check(code)
+    }
+
+    /// Runs the statement, a `SELECT` of the columns `record_count` counts by a row's id,
+    /// once with `id`'s 16 bytes bound: the columns of the row with that id, `nil` if there is
+    /// none. A write reads them before it changes the row (`RecordStore.countedColumns(ofRow:)`).
+    func countedColumns(id: TransactionID) throws -> RecordStore.CountedColumns? {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        let code = id.withBytes { bytes in
+            sqlite3_bind_blob(handle, 1, bytes.baseAddress, 16, nil)
+            return sqlite3_step(handle)
+        }
+        guard code == SQLITE_ROW else {
+            try check(code)
+            return nil
+        }
+        return RecordStore.CountedColumns(
+            vault: sqlite3_column_int64(handle, 0),
+            chain: sqlite3_column_int64(handle, 1),
+            kind: sqlite3_column_int64(handle, 2),
+            status: sqlite3_column_int64(handle, 3),
+            hidden: sqlite3_column_int64(handle, 4) != 0,
+            erased: sqlite3_column_int64(handle, 5) != 0
+        )
     }
 
     private func check(_ code: Int32) throws {
