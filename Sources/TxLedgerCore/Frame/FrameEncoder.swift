@@ -74,17 +74,13 @@ package struct FrameEncoder {
         frame.reserveCapacity(256)
         var bases = FrameTimeBases()
         var previous = 0
-        func tag(_ number: Int, _ wire: WireType) {
-            frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
-            previous = number
-        }
-        fields.forEachPresent { field, value in
+        for (field, value) in fields.presentFields {
             let number = field.number
             if stored && field == .timestampMs {
                 if case let .integer(millis) = value { bases.pass(number, value: millis) }
-                return
+                continue
             }
-            tag(number, field.encoding.wireType)
+            Self.tag(number, field.encoding.wireType, after: &previous, to: &frame)
             switch (field.encoding, value) {
             case let (.integer, .integer(integer)): frame.appendSVarint(integer)
             case let (.replica, .integer(replica)): appendReplicaReference(replica, to: &frame)
@@ -99,7 +95,7 @@ package struct FrameEncoder {
             if case let .integer(integer) = value { bases.pass(number, value: integer) }
         }
         for field in fields.newer.fields {
-            tag(field.number, field.value.wireType)
+            Self.tag(field.number, field.value.wireType, after: &previous, to: &frame)
             switch field.value {
             case let .varint(value): frame.appendUVarint(value)
             case let .stampTime(time): frame.appendStampTime(time, base: base(of: field.number, .stampTime, in: bases))
@@ -128,13 +124,9 @@ package struct FrameEncoder {
         var frame: [UInt8] = []
         frame.reserveCapacity(stored.count + 16)
         var previous = 0
-        func tag(_ number: Int, _ wire: WireType) {
-            frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
-            previous = number
-        }
         let timestampField = RecordField.timestampMs.number
-        func appendTimestamp() {
-            tag(timestampField, .varint)
+        func appendTimestamp(after previous: inout Int, to frame: inout [UInt8]) {
+            Self.tag(timestampField, .varint, after: &previous, to: &frame)
             frame.appendSVarint(timestamp)
         }
         var last = 0
@@ -146,8 +138,8 @@ package struct FrameEncoder {
                     "field \(number) (\(field.name)) has no place in a stored frame as wire type \(wire.rawValue)"
                 )
             }
-            if previous < timestampField && number > timestampField { appendTimestamp() }
-            tag(number, wire)
+            if previous < timestampField && number > timestampField { appendTimestamp(after: &previous, to: &frame) }
+            Self.tag(number, wire, after: &previous, to: &frame)
             switch wire {
             case .varint: frame.appendUVarint(try source.readUVarint())
             case .stampTime:
@@ -173,8 +165,15 @@ package struct FrameEncoder {
                 appendReplicaReference(replica.rawValue, to: &frame)
             }
         }
-        if previous < timestampField { appendTimestamp() }
+        if previous < timestampField { appendTimestamp(after: &previous, to: &frame) }
         return frame
+    }
+
+    /// Appends the tag of field `number` with wire type `wire` to `frame`, whose last field was
+    /// `previous` (a tag holds the difference), and makes `number` the last.
+    private static func tag(_ number: Int, _ wire: WireType, after previous: inout Int, to frame: inout [UInt8]) {
+        frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
+        previous = number
     }
 
     /// A length read from a frame of `frame.count` bytes, which it cannot exceed.

@@ -58,20 +58,36 @@ package struct RecordFields: Sendable {
         position(of: field).isPresent
     }
 
-    /// Calls `body` with each present field and its value, in increasing field number.
-    func forEachPresent(_ body: (RecordField, FieldValue) -> Void) {
-        var index = 0
-        func walk(_ mask: UInt64, from first: Int) {
-            var remaining = mask
-            while remaining != 0 {
-                // Only a field's own bit is ever set.
-                body(RecordField(rawValue: first + remaining.trailingZeroBitCount)!, values[index])
-                remaining &= remaining &- 1
-                index += 1
-            }
+    /// The present fields and their values, in increasing field number.
+    var presentFields: PresentFields { PresentFields(present: present, values: values) }
+
+    /// The iterator of `presentFields`: a loop over it captures nothing (a closure per field
+    /// made the encoder check each access to its captured state at run time).
+    struct PresentFields: Sequence, IteratorProtocol {
+        fileprivate var present: (low: UInt64, high: UInt64)
+        fileprivate let values: [FieldValue]
+        private var index = 0
+
+        fileprivate init(present: (low: UInt64, high: UInt64), values: [FieldValue]) {
+            self.present = present
+            self.values = values
         }
-        walk(present.low, from: 1)
-        walk(present.high, from: 65)
+
+        mutating func next() -> (field: RecordField, value: FieldValue)? {
+            let number: Int
+            if present.low != 0 {
+                number = 1 + present.low.trailingZeroBitCount
+                present.low &= present.low &- 1
+            } else if present.high != 0 {
+                number = 65 + present.high.trailingZeroBitCount
+                present.high &= present.high &- 1
+            } else {
+                return nil
+            }
+            defer { index += 1 }
+            // Only a field's own bit is ever set.
+            return (RecordField(rawValue: number)!, values[index])
+        }
     }
 
     /// The first field, in increasing number, that holds an empty text.
