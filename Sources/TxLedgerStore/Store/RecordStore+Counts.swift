@@ -5,7 +5,7 @@ import TxLedgerCore
 
 /// `record_count` (Specs/schema.md, "Migration `v15: record counts`"): how many records of each
 /// vault have each value of the columns tab counts filter on. A write notes what it adds and
-/// takes away (`counted`), and the transaction writes the sums once, before it commits
+/// takes away (`count(_:_:)`), and the transaction writes the sums once, before it commits
 /// (`writeCounts`): a trigger per row made every write of a record keep a statement journal
 /// (a 100k import into 100k took a quarter longer).
 extension RecordStore {
@@ -17,32 +17,6 @@ extension RecordStore {
         let status: Int64
         let hidden: Bool
         let erased: Bool
-
-        init(vault: Int64, chain: Int64, kind: Int64, status: Int64, hidden: Bool, erased: Bool) {
-            self.vault = vault
-            self.chain = chain
-            self.kind = kind
-            self.status = status
-            self.hidden = hidden
-            self.erased = erased
-        }
-
-        /// These columns with the status, hidden and erased of `row`: what a write of a stored
-        /// record's registers changes.
-        func withRegisters(of row: RecordRow.Values) -> Self {
-            Self(vault: vault, chain: chain, kind: kind, status: row.status, hidden: row.hidden, erased: row.erased)
-        }
-
-        init(_ row: RecordRow.Values) {
-            self.init(
-                vault: row.vault,
-                chain: row.chain,
-                kind: row.kind,
-                status: row.status,
-                hidden: row.hidden,
-                erased: row.erased
-            )
-        }
     }
 
     /// Notes `delta` more records under `columns`.
@@ -102,5 +76,25 @@ extension RecordStore {
             let fixed = read(RecordBlock.fixedBytes, at: RecordBlock.offset(in: offset))
         else { return nil }
         return RecordBlock.countedColumns(ofFixedPart: fixed, vault: vault)
+    }
+}
+
+extension RecordStore.CountedColumns {
+    /// The columns `row` is counted under.
+    init(_ row: RecordRow.Values) {
+        self.init(
+            vault: row.vault,
+            chain: row.chain,
+            kind: row.kind,
+            status: row.status,
+            hidden: row.hidden,
+            erased: row.erased
+        )
+    }
+
+    /// These columns with the status, hidden and erased of `row`: what a write of a stored
+    /// record's registers changes.
+    func withRegisters(of row: RecordRow.Values) -> Self {
+        Self(vault: vault, chain: chain, kind: kind, status: row.status, hidden: row.hidden, erased: row.erased)
     }
 }
