@@ -36,6 +36,9 @@ struct ConvergenceTests {
                 #expect(try await ReplicaSnapshot(other.ledger) == reference)
                 #expect(try await other.ledger.all() == visible)
             }
+            for active in run.active {
+                try await TabCountOracle.expectCountsOfListedRecords(run.ledgers[active].ledger)
+            }
             #expect(run.regressions.isEmpty, "\(run.regressions)")
 
             // The survival law: no record recorded anywhere is lost, but by a clear that had

@@ -24,6 +24,9 @@ struct FolderConvergenceTests {
                 for other in run.active.dropFirst() {
                     #expect(try await ReplicaSnapshot(run.devices[other].ledger) == reference)
                 }
+                for device in run.active {
+                    try await TabCountOracle.expectCountsOfListedRecords(run.devices[device].ledger)
+                }
                 let held = Set(try await first.all().map(\.id))
                 for (id, device, _) in run.recorded {
                     #expect(held.contains(id), "\(id) recorded on device \(device) was lost")

@@ -26,7 +26,7 @@ struct BlockWriteTests {
     ) async throws {
         #expect(try await rows.all() == blocks.all(), sourceLocation: sourceLocation)
         for ledger in [rows, blocks] {
-            try await RecordCountTests.expectCountsOfListedRecords(ledger, sourceLocation: sourceLocation)
+            try await TabCountOracle.expectCountsOfListedRecords(ledger, sourceLocation: sourceLocation)
         }
         for vault in try await rows.vaults() {
             let held = try await rows.changes(vault: vault).records.sorted { $0.id < $1.id }

@@ -10,34 +10,6 @@ import Testing
 /// `record_count` (migration v15): tab counts read from it equal the records a list shows, on
 /// rows and blocks, after the migration fills it from a file that had none.
 struct RecordCountTests {
-    /// Filters answered from `record_count` (vault, chains, statuses, stage, hidden, replaced).
-    static let countedFilters: [HistoryFilter] = [
-        HistoryFilter(),
-        HistoryFilter(vault: "main"),
-        HistoryFilter(includeHidden: true, includeReplaced: true),
-        HistoryFilter(statuses: [.confirmed, .failed]),
-        HistoryFilter(vault: "main").inProgress,
-        HistoryFilter().completed,
-    ]
-
-    /// Expects `ledger`'s tab counts under each of `countedFilters` to be the kinds of the
-    /// records its list shows under the same filter.
-    static func expectCountsOfListedRecords(
-        _ ledger: Ledger,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for filter in countedFilters {
-            #expect(HistoryConditions.onlyCountedColumns(filter), sourceLocation: sourceLocation)
-            let listed = try await ledger.list(filter, limit: Int.max).items
-            #expect(
-                try await ledger.tabCounts(filter)
-                    == HistoryTabCounts(byKind: Dictionary(grouping: listed, by: \.kind).mapValues(\.count)),
-                "\(filter)",
-                sourceLocation: sourceLocation
-            )
-        }
-    }
-
     @Test func theMigrationCountsTheRowsAndBlocksOfAFileWithoutCounts() async throws {
         let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 60))
@@ -51,7 +23,7 @@ struct RecordCountTests {
             )
         }
         let upgraded = try await test.reopened()
-        try await Self.expectCountsOfListedRecords(upgraded)
+        try await TabCountOracle.expectCountsOfListedRecords(upgraded)
         #expect(try await upgraded.tabCounts().overview > 10)
     }
 
