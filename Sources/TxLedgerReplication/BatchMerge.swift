@@ -23,9 +23,10 @@ struct BatchMerge: Sendable {
     /// The entries the frames added to the file's tables, to write before them.
     private(set) var added: FrameEncoder.AddedEntries = ([], [])
     private(set) var report = MergeReport()
-    /// Written states whose status or replacement link this merge changed: they may settle a
-    /// replacement (`LedgerTransaction.mightSettle`).
-    private(set) var changedLinks: [RecordState] = []
+    /// Written records whose status or replacement link this merge changed and that may settle
+    /// a replacement (`LedgerTransaction.mightSettle`): their ids and what may settle, not their
+    /// states (in a load, that is nearly every record).
+    private(set) var changedLinks: [(id: TransactionID, link: SettlingLink)] = []
     /// Written records that were not held cleared here and now are (restorable from now on:
     /// `RecordStore.noteCleared`).
     private(set) var newlyCleared: [TransactionID] = []
@@ -146,8 +147,8 @@ struct BatchMerge: Sendable {
     /// Takes note of `result`, which replaces the stored state `local` (`nil`: none): whether it
     /// may settle a replacement, and whether a clear hid it here.
     private mutating func note(_ result: RecordState, replacing local: RecordState?, watermark: Stamp?) {
-        if local?.status != result.status || local?.replacedID != result.replacedID {
-            changedLinks.append(result)
+        if local?.status != result.status || local?.replacedID != result.replacedID, let link = result.settlingLink {
+            changedLinks.append((result.id, link))
         }
         if local?.isVisible(clearedThrough: watermark) ?? true, !result.isVisible(clearedThrough: watermark) {
             newlyCleared.append(result.id)

@@ -98,7 +98,7 @@ extension LedgerTransaction {
                     }
                 }
                 try load?.write(loaded, to: store)
-                for state in merged.changedLinks where try mightSettle(state) { unsettled.append(state.id) }
+                for changed in merged.changedLinks where try mightSettle(changed.link) { unsettled.append(changed.id) }
                 try store.noteCleared(merged.newlyCleared, now: now)
                 report.add(merged.report)
                 coverage?.add(merged)

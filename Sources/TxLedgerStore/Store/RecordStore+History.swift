@@ -48,21 +48,15 @@ extension RecordStore {
     /// record (Specs/queries.md, "Counts").
     package func tabCounts(_ filter: HistoryFilter) throws -> HistoryTabCounts {
         let conditions = try conditions(filter, byTab: false)
-        let rows: [Row]
+        let (sql, arguments): (String, StatementArguments)
         if HistoryConditions.onlyCountedColumns(filter) {
-            rows = try Row.fetchAll(
-                db,
-                sql: "SELECT kind, SUM(count) FROM record_count AS record WHERE \(conditions.condition) GROUP BY kind",
-                arguments: conditions.arguments
-            )
+            sql = "SELECT kind, SUM(count) FROM record_count AS record WHERE \(conditions.condition) GROUP BY kind"
+            arguments = conditions.arguments
         } else {
             let query = RecordQuery(select: "record.kind AS kind", where: conditions.condition, conditions.arguments)
-            rows = try Row.fetchAll(
-                db,
-                sql: "SELECT kind, COUNT(*) FROM (\(query.sql)) GROUP BY kind",
-                arguments: query.arguments
-            )
+            (sql, arguments) = ("SELECT kind, COUNT(*) FROM (\(query.sql)) GROUP BY kind", query.arguments)
         }
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         var counts: [TransactionKind: Int] = [:]
         for row in rows {
             if let kind = TransactionKind.allCases.first(where: { RecordRow.kindCode($0) == row[0] }) {

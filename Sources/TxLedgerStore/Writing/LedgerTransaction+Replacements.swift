@@ -20,7 +20,16 @@ extension LedgerTransaction {
     /// Whether `state` may change a linked record: it has a link, or it is confirmed in a file
     /// that holds links.
     package func mightSettle(_ state: RecordState) throws -> Bool {
-        try state.replacedID != nil || (state.isProvenConfirmed && store.anyReplacements())
+        try mightSettle(state.settlingLink)
+    }
+
+    /// Whether a state whose `settlingLink` is `link` may change a linked record.
+    package func mightSettle(_ link: SettlingLink?) throws -> Bool {
+        switch link {
+        case .replaces: true
+        case .provenConfirmed: try store.anyReplacements()
+        case nil: false
+        }
     }
 
     /// One link: whichever of the two is proven confirmed, the other, if nothing about it is
@@ -41,7 +50,20 @@ extension LedgerTransaction {
     }
 }
 
+/// What of a record may settle a replacement once it is written (`LedgerTransaction.mightSettle`).
+package enum SettlingLink: Sendable {
+    /// It replaces another record.
+    case replaces
+    /// It is proven confirmed: it settles the records that replace it, if the file holds any.
+    case provenConfirmed
+}
+
 extension RecordState {
     /// Whether a receipt, a final status or someone's word proved it confirmed.
     var isProvenConfirmed: Bool { status.terminal?.value.status == .confirmed }
+
+    /// What of it may settle a replacement: its link first; `nil` if nothing can.
+    package var settlingLink: SettlingLink? {
+        replacedID != nil ? .replaces : isProvenConfirmed ? .provenConfirmed : nil
+    }
 }
