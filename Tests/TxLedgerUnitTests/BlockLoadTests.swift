@@ -187,6 +187,28 @@ struct BlockLoadTests {
         #expect(cold == 0)
     }
 
+    /// A load writes the blocks' directory several entries to a statement
+    /// (`RecordStore.directoryEntriesPerInsert`): with more than two statements' worth of
+    /// settled records and a remainder, every record in a block has its entry and is found by
+    /// its id.
+    @Test func everyRecordInABlockIsFoundByItsID() async throws {
+        let large = try await TestLedger()
+        try await large.ledger.record(try HistoryFixture.records(count: 2000))
+        let full = try await large.ledger.changes(vault: "main")
+        let device = try await TestLedger()
+        try await device.ledger.merge(full)
+        let held = try await inBlocks(device.ledger)
+        #expect(held > 2 * RecordStore.directoryEntriesPerInsert)
+        #expect(held % RecordStore.directoryEntriesPerInsert != 0)
+        let entries = try await device.ledger.database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold_id")
+        }
+        #expect(entries == held)
+        for record in full.records {
+            #expect(try await device.ledger.transaction(id: record.id) != nil, "\(record.id) not found")
+        }
+    }
+
     /// A load into an empty ledger looks up only the ids it wrote as rows, while it remembers
     /// them all; past `rowIDLimit` it forgets them and looks up every id, as any merge does (a
     /// change set of records all in progress would otherwise hold every id in memory).

@@ -40,7 +40,14 @@ extension RecordStore {
     func writeDirectory(_ sorted: inout [BlockSlot]) throws -> [TransactionID: [BlockSlot]] {
         sorted.sort { $0.id < $1.id }
         var repeated: [TransactionID: [BlockSlot]] = [:]
-        let insert = try RecordWriteStatement(db, sql: "INSERT INTO record_cold_id (id, block, slot) VALUES (?, ?, ?)")
+        var entries: [BlockSlot] = []
+        entries.reserveCapacity(Self.directoryEntriesPerInsert)
+        func insert() throws {
+            let values = Array(repeating: "(?, ?, ?)", count: entries.count).joined(separator: ", ")
+            try RecordWriteStatement(db, sql: "INSERT INTO record_cold_id (id, block, slot) VALUES \(values)")
+                .execute(directory: entries[...])
+            entries.removeAll(keepingCapacity: true)
+        }
         var index = sorted.startIndex
         while index < sorted.endIndex {
             var end = index + 1
@@ -48,11 +55,12 @@ extension RecordStore {
             if end - index > 1 {
                 repeated[sorted[index].id] = Array(sorted[index..<end])
             } else {
-                let slot = sorted[index]
-                try insert.execute(id: slot.id, block: Int64(slot.block), slot: Int64(slot.slot))
+                entries.append(sorted[index])
+                if entries.count == Self.directoryEntriesPerInsert { try insert() }
             }
             index = end
         }
+        if !entries.isEmpty { try insert() }
         // The entries went through the C API, which GRDB does not see.
         try db.notifyChanges(in: Table("record_cold_id"))
         return repeated
@@ -172,6 +180,10 @@ extension RecordStore {
 
     /// The ids `copies(of:vault:)` asks for in one query.
     static let copiesPerQuery = 500
+
+    /// The directory entries `writeDirectory` inserts in one statement (three parameters each,
+    /// within SQLite's default limit of 32,766).
+    static let directoryEntriesPerInsert = 256
 
     /// Whether vault number `vault` has records in blocks (read once per transaction).
     func holdsBlocks(_ vault: Int64) throws -> Bool {

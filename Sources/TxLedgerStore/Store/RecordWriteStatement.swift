@@ -30,19 +30,25 @@ struct RecordWriteStatement {
         try check(row.bind(columns, to: handle) { sqlite3_step(handle) })
     }
 
-    /// Runs the statement once with `id`'s 16 bytes, `block` and `slot` bound to its three
-    /// parameters: an entry of the blocks' directory (`RecordStore.writeDirectory`), of which a
-    /// load writes one a record.
-    func execute(id: TransactionID, block: Int64, slot: Int64) throws {
+    /// Runs the statement, an insert of `entries.count` entries of the blocks' directory (one
+    /// `(?, ?, ?)` each: `RecordStore.writeDirectory`, of which a load writes one a record), once
+    /// with each entry's 16 id bytes, block and slot bound in order.
+    func execute(directory entries: ArraySlice<RecordStore.BlockSlot>) throws {
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        let code = id.withBytes { bytes in
-            // SQLite reads the id in place (`SQLITE_STATIC`, a nil destructor) while it steps.
-            sqlite3_bind_blob(handle, 1, bytes.baseAddress, 16, nil)
-            sqlite3_bind_int64(handle, 2, block)
-            sqlite3_bind_int64(handle, 3, slot)
+        var ids: [UInt8] = []
+        ids.reserveCapacity(16 * entries.count)
+        for entry in entries { entry.id.withBytes { ids.append(contentsOf: $0) } }
+        let code = ids.withUnsafeBytes { bytes in
+            for (offset, entry) in entries.enumerated() {
+                let parameter = Int32(3 * offset + 1)
+                // SQLite reads the ids in place (`SQLITE_STATIC`, a nil destructor) while it steps.
+                sqlite3_bind_blob(handle, parameter, bytes.baseAddress! + 16 * offset, 16, nil)
+                sqlite3_bind_int64(handle, parameter + 1, Int64(entry.block))
+                sqlite3_bind_int64(handle, parameter + 2, Int64(entry.slot))
+            }
             return sqlite3_step(handle)
         }
         try check(code)
