@@ -112,11 +112,25 @@ package struct PayloadDecoder {
     }
 
     private mutating func decodeNext() throws -> RecordState? {
-        guard try !source.isAtEnd() else { return nil }
-        let length = try source.readCount(limit: FrameDecoder.maxFrameBytes, "a frame length")
-        let record = try frames.record(try source.readBytes(length), vault: header.vaultId, index: recordCount)
+        guard let frame = try nextFrame() else { return nil }
+        let record = try frames.record(frame, vault: header.vaultId, index: recordCount)
         recordCount += 1
         return record
+    }
+
+    /// The next record's fields as its frame writes them, before its values are checked and
+    /// brought to their canonical forms (`CanonicalFormTests`), or `nil` at the end of the
+    /// payload.
+    package mutating func nextWrittenFields() throws -> RecordFields? {
+        guard let frame = try nextFrame() else { return nil }
+        let fields = try frames.fields(frame, vault: header.vaultId, index: recordCount)
+        recordCount += 1
+        return fields
+    }
+
+    private mutating func nextFrame() throws -> [UInt8]? {
+        guard try !source.isAtEnd() else { return nil }
+        return try source.readBytes(try source.readCount(limit: FrameDecoder.maxFrameBytes, "a frame length"))
     }
 
     /// Format 3's epochs: a count, then each epoch's id and first change, in increasing order

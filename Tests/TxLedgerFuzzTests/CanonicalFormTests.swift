@@ -33,7 +33,7 @@ struct CanonicalFormTests {
                 defer { try? FileManager.default.removeItem(atPath: path) }
                 guard let changes = try? await BundleFixture.decode(path, secret: secret) else { continue }
                 accepted += 1
-                let written = try Self.writtenFields(mutated, version: version, header: changes.header)
+                let written = try await Self.writtenFields(path, secret: secret)
                 #expect(written.count == changes.records.count)
                 for (fields, record) in zip(written, changes.records) {
                     for field in Self.differing(fields, record) { repaired[field, default: 0] += 1 }
@@ -45,35 +45,15 @@ struct CanonicalFormTests {
         #expect(Set(repaired.keys).isSubset(of: Self.canonicalized), "\(repaired)")
     }
 
-    /// The fields of each frame of `payload` as written (read by the frame decoder, before the
-    /// record's values are checked and brought to their canonical forms).
-    static func writtenFields(_ payload: [UInt8], version: UInt8, header: ChangeSetHeader) throws -> [RecordFields] {
-        var source = FrameBytes(payload, unit: "a payload")
-        _ = try source.readText(limit: 1024)
-        var frames = FrameDecoder(version: version, origin: try FrameDecoder.replica(try source.readID64()))
-        _ = try source.readUVarint()
-        _ = try source.readUVarint()
-        if version >= 3 {
-            for _ in 0..<(try source.readUVarint()) {
-                _ = try source.readID64()
-                _ = try source.readUVarint()
-            }
+    /// The fields of each frame of the bundle at `path` as written (before the record's values
+    /// are checked and brought to their canonical forms), read on a thread of its own.
+    static func writtenFields(_ path: String, secret: BundleSecret) async throws -> [RecordFields] {
+        try await DedicatedThread.run {
+            var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
+            var fields: [RecordFields] = []
+            while let next = try decoder.nextWrittenFields() { fields.append(next) }
+            return fields
         }
-        for _ in 0..<(try source.readUVarint()) {
-            _ = try frames.readReplica(from: &source)
-            _ = try source.readUVarint()
-            if version >= 3 { _ = try source.readID64() }
-        }
-        if try source.readUVarint() == 1 {
-            _ = try source.readSVarint()
-            _ = try frames.readReplica(from: &source)
-        }
-        var fields: [RecordFields] = []
-        while !source.isAtEnd {
-            let length = Int(try source.readUVarint())
-            fields.append(try frames.fields(try source.readBytes(length), vault: header.vaultId, index: fields.count))
-        }
-        return fields
     }
 
     /// The fields whose value as written differs from the record's (a default explorer page is
