@@ -42,10 +42,13 @@ extension RecordStore {
         var repeated: [TransactionID: [BlockSlot]] = [:]
         var entries: [BlockSlot] = []
         entries.reserveCapacity(Self.directoryEntriesPerInsert)
+        // Every statement but the last inserts as many entries: its SQL is made once.
+        let full = try RecordWriteStatement(db, sql: Self.directoryInsert(Self.directoryEntriesPerInsert))
         func insert() throws {
-            let values = Array(repeating: "(?, ?, ?)", count: entries.count).joined(separator: ", ")
-            try RecordWriteStatement(db, sql: "INSERT INTO record_cold_id (id, block, slot) VALUES \(values)")
-                .execute(directory: entries[...])
+            let statement =
+                entries.count == Self.directoryEntriesPerInsert
+                ? full : try RecordWriteStatement(db, sql: Self.directoryInsert(entries.count))
+            try statement.execute(directory: entries[...])
             entries.removeAll(keepingCapacity: true)
         }
         var index = sorted.startIndex
@@ -184,6 +187,12 @@ extension RecordStore {
     /// The directory entries `writeDirectory` inserts in one statement (three parameters each,
     /// within SQLite's default limit of 32,766).
     static let directoryEntriesPerInsert = 256
+
+    /// The insert of `count` directory entries.
+    private static func directoryInsert(_ count: Int) -> String {
+        "INSERT INTO record_cold_id (id, block, slot) VALUES "
+            + Array(repeating: "(?, ?, ?)", count: count).joined(separator: ", ")
+    }
 
     /// Whether vault number `vault` has records in blocks (read once per transaction).
     func holdsBlocks(_ vault: Int64) throws -> Bool {
