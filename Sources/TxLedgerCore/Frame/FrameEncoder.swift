@@ -45,12 +45,7 @@ package struct FrameEncoder {
     /// gives (the reader derives the same default).
     package mutating func frame(_ record: RecordState) -> [UInt8] {
         var fields = record.fields
-        let facts = record.facts.value
-        if let url = facts.explorerUrl, let hash = facts.txHash, url.hasSuffix(hash),
-            url == facts.chain.explorerURL(txHash: hash)
-        {
-            fields[.explorerUrl] = nil
-        }
+        if record.facts.value.hasDefaultExplorerUrl { fields[.explorerUrl] = nil }
         return frame(fields)
     }
 

@@ -45,7 +45,7 @@ enum FrameShape {
     /// (chains.md, "Default explorer page").
     static func checkExplorerURL(sent: Bool, of record: RecordState, record index: Int) throws {
         let facts = record.facts.value
-        if sent, let url = facts.explorerUrl, url == facts.txHash.flatMap(facts.chain.explorerURL(txHash:)) {
+        if sent, facts.hasDefaultExplorerUrl {
             throw BundleError.malformedContent(
                 "record \(index): explorer_url is the chain's default page, which a writer leaves out"
             )

@@ -18,7 +18,9 @@ public struct TransactionFacts: Hashable, Sendable {
         let chain: Chain
         let timestamp: Date
         let txHash: String?
-        let explorerUrl: String?
+        /// The explorer page given for the transaction, if it is not the chain's default page
+        /// for `txHash` (`explorerUrl` derives that one when asked, not each record read).
+        let customExplorerUrl: String?
         let fiatValue: DecimalAmount?
         let fromAddress: String?
         let app: AppMetadata?
@@ -36,7 +38,14 @@ public struct TransactionFacts: Hashable, Sendable {
     public var timestamp: Date { box.values.timestamp }
     /// The on-chain hash in the chain's canonical form; `nil` for signatures.
     public var txHash: String? { box.values.txHash }
-    public var explorerUrl: String? { box.values.explorerUrl }
+    /// The transaction's explorer page: the one given, or the chain's default page.
+    public var explorerUrl: String? {
+        box.values.customExplorerUrl ?? box.values.txHash.flatMap(box.values.chain.explorerURL(txHash:))
+    }
+    /// Whether `explorerUrl` is the chain's default page for the hash, which a frame leaves out.
+    package var hasDefaultExplorerUrl: Bool {
+        box.values.customExplorerUrl == nil && box.values.txHash != nil && chain.explorerPrefix != nil
+    }
     /// USD value at broadcast.
     public var fiatValue: DecimalAmount? { box.values.fiatValue }
     public var fromAddress: String? { box.values.fromAddress }
@@ -142,6 +151,7 @@ public struct TransactionFacts: Hashable, Sendable {
             hash = canonical
             id = TransactionID.forCanonicalHash(vault: vaultId, chain: chain, hash: canonical)
         }
+        let givenExplorerUrl = try TextField.url.validate(explorerUrl, field: "explorerUrl")
         box = Box(
             Values(
                 id: id,
@@ -149,8 +159,9 @@ public struct TransactionFacts: Hashable, Sendable {
                 chain: chain,
                 timestamp: timestamp,
                 txHash: hash,
-                explorerUrl: try TextField.url.validate(explorerUrl, field: "explorerUrl")
-                    ?? hash.flatMap(chain.explorerURL(txHash:)),
+                customExplorerUrl: givenExplorerUrl.flatMap { given in
+                    given == hash.flatMap(chain.explorerURL(txHash:)) ? nil : given
+                },
                 fiatValue: fiatValue,
                 fromAddress: fromAddress,
                 app: app,
