@@ -153,9 +153,7 @@ extension RecordState {
     /// merge looks at every received record's stamps).
     package func forEachStamp(_ body: (Stamp) -> Void) {
         body(facts.stamp)
-        for stamp in status.stamps {
-            if let stamp { body(stamp) }
-        }
+        status.forEachStamp(body)
         for stamp in [note?.stamp, labels?.stamp, hidden?.stamp, cleared?.stamp] {
             if let stamp { body(stamp) }
         }

@@ -58,7 +58,19 @@ package struct StatusRegister: Hashable, Sendable {
     }
 
     /// The stamps a status write replaces (a new write is stamped after each).
-    package var stamps: [Stamp?] { [pending, terminal?.stamp, inferred?.stamp, rival?.stamp] }
+    package var stamps: [Stamp?] {
+        var stamps: [Stamp?] = []
+        forEachStamp { stamps.append($0) }
+        return stamps
+    }
+
+    /// Calls `body` with each stamp of `stamps`, without making the array (a merge looks at
+    /// every received record's stamps).
+    package func forEachStamp(_ body: (Stamp) -> Void) {
+        for stamp in [pending, terminal?.stamp, inferred?.stamp, rival?.stamp] {
+            if let stamp { body(stamp) }
+        }
+    }
 
     func joined(with other: StatusRegister) -> StatusRegister {
         let (terminal, rival) = Self.claims(terminal, rival, joinedWith: other.terminal, other.rival)
