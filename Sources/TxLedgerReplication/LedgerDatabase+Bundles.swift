@@ -133,9 +133,11 @@ extension LedgerDatabase {
             defer { records.stop() }
             var count = 0
             let each: ((RecordState) throws -> Void) throws -> Void = { merge in
-                try records.consume { record in
-                    try merge(record)
-                    count += 1
+                while let batch = try records.next() {
+                    for record in batch {
+                        try merge(record)
+                        count += 1
+                    }
                 }
             }
             var coverage: FullCoverage?

@@ -34,7 +34,7 @@ struct ProducerThreadTests {
             defer { producer.stop() }
             var seen: [Int] = []
             do {
-                try producer.consume { seen.append($0) }
+                while let batch = try producer.next() { seen += batch }
                 return (seen, nil as Broken?)
             } catch let error as Broken {
                 return (seen, error)

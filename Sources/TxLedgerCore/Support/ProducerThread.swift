@@ -44,7 +44,9 @@ package final class ProducerThread<Element>: @unchecked Sendable {
         thread.start()
     }
 
-    /// The next batch, waiting for it; `nil` after the last.
+    /// The next batch, waiting for it; `nil` after the last. A consumer loops over each batch in
+    /// its own code, where the loop is made for its element type (a loop in this generic class
+    /// moved each element through an allocation of its own: two a record of an import).
     /// - Throws: what the producer threw, once every element it made before has been returned.
     package func next() throws -> [Element]? {
         condition.lock()
@@ -56,14 +58,6 @@ package final class ProducerThread<Element>: @unchecked Sendable {
         }
         if let failure { throw failure }
         return nil
-    }
-
-    /// Every element, batch by batch, to `body`, on the calling thread. Inlinable, so that the
-    /// caller's loop is made for its element type: unspecialized, it moved each element through
-    /// an allocation of its own (two allocations a record of an import, on the writer's thread).
-    @inlinable
-    package func consume(_ body: (Element) throws -> Void) throws {
-        while let batch = try next() { try batch.forEach(body) }
     }
 
     /// Stops the producer (the consumer is done, or failed) and waits until it has returned.
