@@ -44,7 +44,7 @@ public struct TransactionFacts: Hashable, Sendable {
     }
     /// Whether `explorerUrl` is the chain's default page for the hash, which a frame leaves out.
     package var hasDefaultExplorerUrl: Bool {
-        box.values.customExplorerUrl == nil && box.values.txHash != nil && chain.explorerPrefix != nil
+        box.values.customExplorerUrl == nil && box.values.txHash != nil && box.values.chain.explorerPrefix != nil
     }
     /// USD value at broadcast.
     public var fiatValue: DecimalAmount? { box.values.fiatValue }

@@ -46,7 +46,7 @@ package final class ProducerThread<Element>: @unchecked Sendable {
 
     /// The next batch, waiting for it; `nil` after the last. A consumer loops over each batch in
     /// its own code, where the loop is made for its element type (a loop in this generic class
-    /// moved each element through an allocation of its own: two a record of an import).
+    /// ran unspecialized: it moved each element through an allocation and copied it).
     /// - Throws: what the producer threw, once every element it made before has been returned.
     package func next() throws -> [Element]? {
         condition.lock()
