@@ -122,10 +122,14 @@ package struct PayloadDecoder {
     /// brought to their canonical forms (`CanonicalFormTests`), or `nil` at the end of the
     /// payload.
     package mutating func nextWrittenFields() throws -> RecordFields? {
-        guard let frame = try nextFrame() else { return nil }
-        let fields = try frames.fields(frame, vault: header.vaultId, index: recordCount)
-        recordCount += 1
-        return fields
+        do {
+            guard let frame = try nextFrame() else { return nil }
+            let fields = try frames.fields(frame, vault: header.vaultId, index: recordCount)
+            recordCount += 1
+            return fields
+        } catch {
+            throw try Self.fileFailureFirst(error, reader)
+        }
     }
 
     private mutating func nextFrame() throws -> [UInt8]? {

@@ -58,8 +58,8 @@ package struct StatusRegister: Hashable, Sendable {
     }
 
     /// The stamps a status write replaces (a new write is stamped after each).
-    package var stamps: [Stamp?] {
-        var stamps: [Stamp?] = []
+    package var stamps: [Stamp] {
+        var stamps: [Stamp] = []
         forEachStamp { stamps.append($0) }
         return stamps
     }
