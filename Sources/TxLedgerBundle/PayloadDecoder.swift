@@ -33,6 +33,12 @@ package struct PayloadDecoder {
 
     /// The next record, or `nil` at the end of the payload.
     package mutating func next() throws -> RecordState? {
+        try nextReceived()?.record
+    }
+
+    /// The next record and its frame as a store may keep it (`FrameDecoder.receivedRecord`), or
+    /// `nil` at the end of the payload.
+    package mutating func nextReceived() throws -> (record: RecordState, frame: ReceivedFrame?)? {
         do {
             return try decodeNext()
         } catch {
@@ -111,11 +117,11 @@ package struct PayloadDecoder {
         return vault
     }
 
-    private mutating func decodeNext() throws -> RecordState? {
+    private mutating func decodeNext() throws -> (record: RecordState, frame: ReceivedFrame?)? {
         guard let frame = try nextFrame() else { return nil }
-        let record = try frames.record(frame, vault: header.vaultId, index: recordCount)
+        let received = try frames.receivedRecord(frame, vault: header.vaultId, index: recordCount)
         recordCount += 1
-        return record
+        return received
     }
 
     /// The next record's fields as its frame writes them, before its values are checked and

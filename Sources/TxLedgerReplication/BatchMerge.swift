@@ -3,8 +3,9 @@ import TxLedgerStore
 
 /// The merge of one batch of received states into their stored rows, worked out without the
 /// database, on a `FrameWorker`: the stored rows decoded, each received state joined with what
-/// is stored (`RecordMerge`), and each state that changed encoded as its stored frame and made
-/// into its row, so that the writer only binds and writes it.
+/// is stored (`RecordMerge`), and each state that changed encoded as its stored frame (a
+/// received state written as it came, from its received frame) and made into its row, so that
+/// the writer only binds and writes it.
 struct BatchMerge: Sendable {
     /// One record to write.
     enum Write: Sendable {
@@ -43,6 +44,7 @@ struct BatchMerge: Sendable {
 
     /// - Parameters:
     ///   - batch: received states, already filtered by the vault's watermark.
+    ///   - frames: the frame of each, if it came in one that a store may keep as it is.
     ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
     ///   - numbers: what the rows of `vault` are made with, its watermark among them.
     ///   - comparing: whether to count how the received states compare with the stored ones,
@@ -51,6 +53,7 @@ struct BatchMerge: Sendable {
     ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
     init(
         _ batch: [RecordState],
+        frames: [ReceivedFrame?],
         stored rows: [StoredRow],
         tables: FrameTables,
         path: String,
@@ -68,7 +71,15 @@ struct BatchMerge: Sendable {
                 let merge = RecordMerge(local: nil, incoming: batch[index], watermark: numbers.watermark)
                 if let result = merge.result {
                     note(result, replacing: nil, watermark: numbers.watermark)
-                    writes.append(Self.write(result, before: nil, numbers: numbers, encoder: &encoder))
+                    writes.append(
+                        try Self.write(
+                            result,
+                            received: frames[index],
+                            before: nil,
+                            numbers: numbers,
+                            encoder: &encoder
+                        )
+                    )
                 }
                 report.add(merge.report)
             }
@@ -107,7 +118,9 @@ struct BatchMerge: Sendable {
         }
         let before = stored
         var merged: Set<TransactionID> = []
-        for incoming in batch where !held.contains(incoming.id) {
+        // The frames of the records written as they were received: new here, named once.
+        var asReceived: [TransactionID: ReceivedFrame] = [:]
+        for (incoming, frame) in zip(batch, frames) where !held.contains(incoming.id) {
             let local = stored[incoming.id]
             if let local, local.facts.value.vaultId != vault {
                 throw LedgerError.invalidInput(
@@ -128,11 +141,18 @@ struct BatchMerge: Sendable {
                 note(result, replacing: local, watermark: numbers.watermark)
                 merged.insert(incoming.id)
                 stored[incoming.id] = result  // the same id again in this batch merges into this
+                asReceived[incoming.id] = local == nil ? frame : nil
             }
             report.add(merge.report)
         }
-        writes = merged.sorted().map { id in
-            Self.write(stored[id]!, before: before[id], numbers: numbers, encoder: &encoder)
+        writes = try merged.sorted().map { id in
+            try Self.write(
+                stored[id]!,
+                received: asReceived[id],
+                before: before[id],
+                numbers: numbers,
+                encoder: &encoder
+            )
         }
         added = encoder.takeAddedEntries()
     }
@@ -155,14 +175,16 @@ struct BatchMerge: Sendable {
         }
     }
 
-    /// The write of `state`, whose stored state was `before` (`nil`: none): its frame encoded.
+    /// The write of `state`, whose stored state was `before` (`nil`: none): its frame stored
+    /// from `received`, the frame `state` came in as it is, or encoded.
     private static func write(
         _ state: RecordState,
+        received: ReceivedFrame?,
         before: RecordState?,
         numbers: RowNumbers,
         encoder: inout FrameEncoder
-    ) -> Write {
-        let frame = encoder.frame(state)
+    ) throws -> Write {
+        let frame = try received.flatMap { try encoder.frame(storing: $0) } ?? encoder.frame(state)
         guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
         return before.map { RecordRow.sameFactsColumns($0, state) } == true ? .registers(row) : .row(row)
     }

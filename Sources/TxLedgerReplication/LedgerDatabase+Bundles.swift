@@ -119,12 +119,12 @@ extension LedgerDatabase {
             }
             // The records are decrypted and decoded on a thread of their own while the ones
             // before them merge here; a failure of either ends the transaction as before.
-            let records = ProducerThread<RecordState>(
+            let records = ProducerThread<(RecordState, ReceivedFrame?)>(
                 name: "txledger.import",
                 batchSize: LedgerTransaction.mergeBatchSize
             ) { yield in
-                while let record = try decoder.next() {
-                    try yield(record)
+                while let received = try decoder.nextReceived() {
+                    try yield(received)
                     if decoder.recordCount % BundleProgress.recordInterval == 0 {
                         progress?(BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize))
                     }
@@ -132,17 +132,21 @@ extension LedgerDatabase {
             }
             defer { records.stop() }
             var count = 0
-            let each: ((RecordState) throws -> Void) throws -> Void = { merge in
+            let each: ((RecordState, ReceivedFrame?) throws -> Void) throws -> Void = { merge in
                 while let batch = try records.next() {
-                    for record in batch {
-                        try merge(record)
+                    for (record, frame) in batch {
+                        try merge(record, frame)
                         count += 1
                     }
                 }
             }
             var coverage: FullCoverage?
             if let admission, admission.refusal != nil {
-                try transaction.setAside(records: each, membership: admission.membership, report: &report)
+                try transaction.setAside(
+                    records: { setAside in try each { record, _ in try setAside(record) } },
+                    membership: admission.membership,
+                    report: &report
+                )
             } else {
                 coverage = try transaction.merge(
                     changes,

@@ -20,7 +20,7 @@ extension LedgerDatabase {
                 try transaction.merge(
                     changes.header,
                     membership: try transaction.membership(changes.vaultId),
-                    records: changes.records.forEach,
+                    records: { merge in for record in changes.records { try merge(record, nil) } },
                     report: &report
                 )
             }
@@ -62,7 +62,7 @@ extension LedgerDatabase {
                     records: { merge in
                         item = try nextItem()
                         while case let .record(record)? = item {
-                            try merge(record)
+                            try merge(record, nil)
                             item = try nextItem()
                         }
                     },

@@ -7,7 +7,8 @@ extension LedgerTransaction {
     static let mergeBatchSize = 256
 
     /// Merges one change set, given as its header and a function that calls its argument with
-    /// each record in turn (so records can stream from a bundle), inside the caller's transaction.
+    /// each record in turn (so records can stream from a bundle), with the frame it came in when
+    /// a store may keep that frame (`ReceivedFrame`), inside the caller's transaction.
     /// Under a `membership`, the registers its cuts refuse are set aside, not merged.
     /// - Parameter folder: for a change set read from a shared folder, what that changes
     ///   (`FolderRead`).
@@ -19,7 +20,7 @@ extension LedgerTransaction {
         _ header: ChangeSetHeader,
         membership: Membership?,
         folder: FolderRead? = nil,
-        records: ((RecordState) throws -> Void) throws -> Void,
+        records: ((RecordState, ReceivedFrame?) throws -> Void) throws -> Void,
         report: inout MergeReport
     ) throws -> FullCoverage? {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
@@ -77,6 +78,8 @@ extension LedgerTransaction {
         // thread writes the batch before; what changes is written in id order.
         do {
             var batch: [RecordState] = []
+            // Each record's received frame, kept while the record is as it was received.
+            var frames: [ReceivedFrame?] = []
             let worker = FrameWorker(label: "txledger.merge-worker", encoder: try store.lendEncoder())
             defer {
                 worker.waitUntilIdle()
@@ -112,6 +115,7 @@ extension LedgerTransaction {
                         batch[index].cleared = batch[index].cleared.joined(
                             with: ClearMark(through: through, stamp: through)
                         )
+                        frames[index] = nil
                     }
                 }
                 // A batch that holds an id of the one being worked out reads its row once written.
@@ -122,12 +126,14 @@ extension LedgerTransaction {
                 let named = Array(ids)
                 let stored = try store.fetchStoredRows(ids: load?.mayBeStored(named) ?? named, rowsOnly: load != nil)
                 let received = batch
+                let receivedFrames = frames
                 let (tables, path) = (try store.frameTables(), store.path)
                 let numbers = try store.rowNumbers(vault: vault)
                 let comparing = coverage.map { _ in point ?? Int64.min }
                 let job = worker.start { encoder in
                     try BatchMerge(
                         received,
+                        frames: receivedFrames,
                         stored: stored,
                         tables: tables,
                         path: path,
@@ -140,26 +146,33 @@ extension LedgerTransaction {
                 if let pending = inFlight { try write(pending.job) }
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)
+                frames.removeAll(keepingCapacity: true)
             }
-            // What a cut leaves of a record, or the record as received (read, not copied).
-            func take(_ counted: RecordState) throws {
-                counted.forEachStamp(observe)
+            // What a cut leaves of a record, or the record as received (read, not copied), with
+            // its frame while the watermark takes nothing from it.
+            func take(_ counted: RecordState, frame: ReceivedFrame?) throws {
+                var unchanged = true
+                counted.forEachStamp { stamp in
+                    observe(stamp)
+                    if let watermark, stamp <= watermark { unchanged = false }
+                }
                 guard let incoming = counted.filtered(clearedThrough: watermark) else {
                     report.recordsUnchanged += 1
                     return
                 }
                 batch.append(incoming)
+                frames.append(unchanged ? frame : nil)
                 if batch.count == Self.mergeBatchSize { try mergeBatch() }
             }
-            try records { received in
+            try records { received, frame in
                 coverage?.see(received.id, time: received.facts.value.timestamp.millis)
                 if let membership, !cuts.isEmpty,
                     try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
                 {
                     guard let kept = received.filtered(by: cuts) else { return }
-                    try take(kept)
+                    try take(kept, frame: nil)
                 } else {
-                    try take(received)
+                    try take(received, frame: frame)
                 }
             }
             if !batch.isEmpty { try mergeBatch() }

@@ -9,14 +9,13 @@ import Testing
 /// What a reader brings to its canonical form, and nothing else (Specs/bundle-format.md,
 /// "Record frames", "Canonical forms"): of the payloads the mutator makes from the `ok` vectors
 /// of formats 4 and 5 that a reader accepts, every field that reads back in another form than
-/// it was written is one the spec lets a reader bring to its canonical form. A store that kept
-/// a received frame's bytes instead of encoding the record again would differ from the
-/// encoder exactly in these fields.
+/// it was written is one the spec lets a reader bring to its canonical form
+/// (`RecordField.canonicalized`). A store keeps a received frame's bytes instead of encoding the
+/// record again only when none of these fields was brought to another form
+/// (`FrameDecoder.receivedRecord`, `ReceivedFrameTests`).
 struct CanonicalFormTests {
     /// The fields a reader may bring to their canonical form.
-    static let canonicalized: Set<RecordField> = [
-        .chain, .fromChain, .toChain, .txHash, .replaces, .replacedBy, .spends, .labels,
-    ]
+    static let canonicalized = Set(RecordField.canonicalized)
 
     @Test func onlyCanonicalFormsAreRepaired() async throws {
         let folder = try TemporaryDirectory()

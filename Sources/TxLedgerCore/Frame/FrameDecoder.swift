@@ -29,11 +29,16 @@ package struct FrameDecoder {
     private var replicas: [ReplicaID] = []
     /// The replica table's entries, to refuse one introduced twice in constant time.
     private var known: Set<ReplicaID> = []
+    /// A payload's tables as the thread that stores its frames reads them
+    /// (`FrameEncoder.frame(storing:)`), and how many entries of each it has been given.
+    private var received: ReceivedTables?
+    private var sharedCount = (texts: 0, replicas: 0)
 
     /// A decoder for frames of format `version`, whose replica table starts with `origin`.
     package init(version: UInt8, origin: ReplicaID? = nil) {
         self.version = version
         source = .payload
+        received = ReceivedTables()
         if let origin {
             replicas = [origin]
             known = [origin]
@@ -66,6 +71,64 @@ package struct FrameDecoder {
     /// The record `frame` holds, record `index` of its payload, in `vault`: decoded, its shape
     /// checked (`FrameShape`) and validated as the ledger validates input.
     package mutating func record(_ frame: [UInt8], vault: String, index: Int) throws -> RecordState {
+        try decode(frame, vault: vault, index: index).record
+    }
+
+    /// The record a payload's `frame` holds, as `record(_:vault:index:)` reads it, and the frame
+    /// as a store may keep it (`ReceivedFrame`): `nil` unless it is, field for field, the frame
+    /// that encoding the record gives (Specs/schema.md, "Storing a received frame").
+    package mutating func receivedRecord(
+        _ frame: [UInt8],
+        vault: String,
+        index: Int
+    ) throws -> (
+        record: RecordState, frame: ReceivedFrame?
+    ) {
+        let before = (texts: sharedTexts.entries.count, replicas: replicas.count)
+        let (record, fields) = try decode(frame, vault: vault, index: index)
+        guard let received else { return (record, nil) }
+        // Every entry goes to the other thread, a frame kept or not: later frames refer to it.
+        if sharedTexts.entries.count > sharedCount.texts || replicas.count > sharedCount.replicas {
+            received.catchUp(texts: sharedTexts.entries, replicas: replicas)
+            sharedCount = (sharedTexts.entries.count, replicas.count)
+        }
+        guard version >= 4, Self.isWrittenAsEncoded(fields, record) else { return (record, nil) }
+        return (
+            record,
+            ReceivedFrame(bytes: frame, tables: received, textsBefore: before.texts, replicasBefore: before.replicas)
+        )
+    }
+
+    /// Whether encoding `record` gives the fields `fields` hold as written: it has no field of a
+    /// newer version (a store writes those otherwise), and each field that a reader brings to
+    /// its canonical form (`RecordField.canonicalized`) was written in it. Chains and the hash
+    /// are compared; `labels`, `replaces`, `replaced_by` and `spends`, rare, are not kept.
+    private static func isWrittenAsEncoded(_ fields: RecordFields, _ record: RecordState) -> Bool {
+        guard fields.newer.isEmpty else { return false }
+        let facts = record.facts.value
+        for field in RecordField.canonicalized where fields.has(field) {
+            let read: String? =
+                switch (field, facts.details) {
+                case (.chain, _): facts.chain.id
+                case (.txHash, _): facts.txHash
+                case let (.fromChain, .swap(swap)): swap.fromChain.id
+                case let (.toChain, .swap(swap)): swap.toChain.id
+                default: nil
+                }
+            guard let read, fields[field] == .text(read) else { return false }
+        }
+        return true
+    }
+
+    /// The record `frame` holds and its fields as written: decoded, its shape checked
+    /// (`FrameShape`) and validated as the ledger validates input.
+    private mutating func decode(
+        _ frame: [UInt8],
+        vault: String,
+        index: Int
+    ) throws -> (
+        record: RecordState, fields: RecordFields
+    ) {
         let fields = try fields(frame, vault: vault, index: index)
         try FrameShape.check(fields, record: index)
         var record: RecordState
@@ -77,7 +140,7 @@ package struct FrameDecoder {
         try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
         // Formats before 4 know no evidence: an inference of theirs is one (crdt.md).
         if version < 4 { record = record.withOlderInference }
-        return record
+        return (record, fields)
     }
 
     /// The fields `frame` holds, decoded but not validated as a record.

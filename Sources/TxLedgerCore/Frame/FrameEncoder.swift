@@ -16,6 +16,8 @@ package struct FrameEncoder {
     /// For transcoding stored frames: the index in this payload's table of each entry of the
     /// file's table of texts (by the entry's index), once written; `nil` before.
     private var payloadIndexOfStoredText: [Int?] = []
+    /// For storing received frames: what the last payload's table entries are written as.
+    private var received: ReceivedTableMap?
     /// While `storedFrameIfHeld(_:)` encodes: whether the frame needs an entry the file's
     /// tables lack (none is added then).
     private var probing = false
@@ -162,6 +164,82 @@ package struct FrameEncoder {
         }
         if previous < timestampField { appendTimestamp(after: &previous, to: &frame) }
         return frame
+    }
+
+    /// The stored frame of the record received in `received`, made from its bytes without
+    /// encoding the record (Specs/schema.md, "Storing a received frame"): the same bytes as
+    /// `frame(_:)` of that record, since the frame is the one a writer writes for it. Each value
+    /// is copied as received but for `timestamp_ms`, left out (its row's `time` holds it),
+    /// shared texts and replicas, written as the file's tables refer to them (entries added as
+    /// `frame(_:)` adds them), and every tag, whose step changes where field 3 goes. `nil` for a
+    /// frame that writes a shared text out (one its payload's table could not take; encode the
+    /// record instead).
+    /// - Throws: `BundleError.malformedContent` if the frame is not one its decoder accepted.
+    package mutating func frame(storing received: ReceivedFrame) throws -> [UInt8]? {
+        precondition(stored && !probing, "received frames are stored, as encoded frames are")
+        if self.received?.tables !== received.tables { self.received = ReceivedTableMap(tables: received.tables) }
+        var source = FrameBytes(received.bytes)
+        var frame: [UInt8] = []
+        frame.reserveCapacity(received.bytes.count)
+        var (previous, last) = (0, 0)
+        var (texts, replicas) = (received.textsBefore, received.replicasBefore)
+        while !source.isAtEnd {
+            let (number, wire) = try FrameDecoder.readTag(from: &source, after: last, record: 0)
+            last = number
+            guard let field = RecordField(number: number), field.encoding.wireType == wire else { return nil }
+            if field == .timestampMs {
+                _ = try source.readUVarint()
+                continue
+            }
+            Self.tag(number, wire, after: &previous, to: &frame)
+            switch wire {
+            case .varint: frame.appendUVarint(try source.readUVarint())
+            case .stampTime:
+                frame.appendUVarint(try source.readUVarint())
+                frame.appendUVarint(try source.readUVarint())
+            case .text, .bytes:
+                let head = try source.readUVarint()
+                frame.appendUVarint(head)
+                try source.copyBytes(Int(clamping: wire == .text ? head >> 2 : head), to: &frame)
+            case .sharedText:
+                let reference = try source.readCount(limit: texts + 1, "a shared text reference")
+                guard reference > 0 else { return nil }
+                if reference == texts + 1 {
+                    _ = try source.readCompactText(limit: received.bytes.count)
+                    texts += 1
+                }
+                frame += try storedText(reference - 1, repeats: field.repeatsAcrossRecords)
+            case .replica:
+                let index = try source.readCount(limit: replicas, "a replica reference")
+                if index == replicas {
+                    _ = try source.readID64()
+                    replicas += 1
+                }
+                frame += try storedReplica(index)
+            }
+        }
+        return frame
+    }
+
+    /// What a stored frame writes for text entry `entry` of the received payload's table, in a
+    /// field that `repeats` across records or not: as `appendSharedText` writes it.
+    private mutating func storedText(_ entry: Int, repeats: Bool) throws -> [UInt8] {
+        if let bytes = received?.textBytes(entry, repeats: repeats) { return bytes }
+        guard let text = try received?.text(entry) else { preconditionFailure("a received frame has its tables") }
+        var bytes: [UInt8] = []
+        appendSharedText(text, repeats: repeats, to: &bytes)
+        received?.remember(bytes, text: entry, repeats: repeats)
+        return bytes
+    }
+
+    /// What a stored frame writes for replica entry `entry` of the received payload's table.
+    private mutating func storedReplica(_ entry: Int) throws -> [UInt8] {
+        if let bytes = received?.replicaBytes(entry) { return bytes }
+        guard let replica = try received?.replica(entry) else { preconditionFailure("a received frame has its tables") }
+        var bytes: [UInt8] = []
+        appendReplicaReference(replica.rawValue, to: &bytes)
+        received?.remember(bytes, replica: entry)
+        return bytes
     }
 
     /// Appends the tag of field `number` with wire type `wire` to `frame`, whose last field was

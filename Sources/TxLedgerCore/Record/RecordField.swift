@@ -71,6 +71,13 @@ package enum RecordField: Int, CaseIterable, Sendable {
     /// Every field in increasing number (`allCases`, built once: hot loops iterate it).
     static let all = allCases
 
+    /// The fields whose value a reader brings to its canonical form, as it brings local input
+    /// (Specs/bundle-format.md, "Canonical forms"): every other field of a frame a reader
+    /// accepts reads as it was written (`CanonicalFormTests`).
+    package static let canonicalized: [RecordField] = [
+        .chain, .txHash, .fromChain, .toChain, .labels, .replaces, .replacedBy, .spends,
+    ]
+
     /// The field's definition: how a frame writes it, the register it belongs to, the kind of
     /// record that alone has it, and an extra fact's rule (`declaration`, looked up: hot loops
     /// ask for it for every field of every record).
