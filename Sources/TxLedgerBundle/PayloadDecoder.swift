@@ -33,12 +33,12 @@ package struct PayloadDecoder {
 
     /// The next record, or `nil` at the end of the payload.
     package mutating func next() throws -> RecordState? {
-        try nextReceived()?.record
+        try nextReceived()?.state
     }
 
     /// The next record and its frame as a store may keep it (`FrameDecoder.receivedRecord`), or
     /// `nil` at the end of the payload.
-    package mutating func nextReceived() throws -> (record: RecordState, frame: ReceivedFrame?)? {
+    package mutating func nextReceived() throws -> ReceivedRecord? {
         do {
             return try decodeNext()
         } catch {
@@ -117,7 +117,7 @@ package struct PayloadDecoder {
         return vault
     }
 
-    private mutating func decodeNext() throws -> (record: RecordState, frame: ReceivedFrame?)? {
+    private mutating func decodeNext() throws -> ReceivedRecord? {
         guard let frame = try nextFrame() else { return nil }
         let received = try frames.receivedRecord(frame, vault: header.vaultId, index: recordCount)
         recordCount += 1

@@ -119,7 +119,7 @@ extension LedgerDatabase {
             }
             // The records are decrypted and decoded on a thread of their own while the ones
             // before them merge here; a failure of either ends the transaction as before.
-            let records = ProducerThread<(RecordState, ReceivedFrame?)>(
+            let records = ProducerThread<ReceivedRecord>(
                 name: "txledger.import",
                 batchSize: LedgerTransaction.mergeBatchSize
             ) { yield in
@@ -134,8 +134,8 @@ extension LedgerDatabase {
             var count = 0
             let each: ((RecordState, ReceivedFrame?) throws -> Void) throws -> Void = { merge in
                 while let batch = try records.next() {
-                    for (record, frame) in batch {
-                        try merge(record, frame)
+                    for received in batch {
+                        try merge(received.state, received.frame)
                         count += 1
                     }
                 }

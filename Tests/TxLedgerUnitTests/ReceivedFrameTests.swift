@@ -46,11 +46,12 @@ struct ReceivedFrameTests {
                 var fromBytes = FrameEncoder(stored: tables)
                 var fromStates = FrameEncoder(stored: tables)
                 for (index, state) in states.enumerated() {
-                    let (record, received) = try decoder.receivedRecord(
+                    let read = try decoder.receivedRecord(
                         payload.frame(state),
                         vault: state.facts.value.vaultId,
                         index: index
                     )
+                    let (record, received) = (read.state, read.frame)
                     let expected = fromStates.frame(record)
                     if let received {
                         #expect(try fromBytes.frame(storing: received) == expected, "record \(index)")
@@ -77,7 +78,8 @@ struct ReceivedFrameTests {
             with: RecordState(recording: try Fixture.swap(hash: 5), stamp: Self.stamp)
         )
         .enumerated() {
-            let (record, received) = try decoder.receivedRecord(payload.frame(state), vault: "vault-1", index: index)
+            let read = try decoder.receivedRecord(payload.frame(state), vault: "vault-1", index: index)
+            let (record, received) = (read.state, read.frame)
             let frame = try #require(
                 try received.flatMap { try fromBytes.frame(storing: $0) } ?? fromBytes.frame(record)
             )
@@ -101,9 +103,9 @@ struct ReceivedFrameTests {
         for (name, fields) in [("hash", lowercaseHash), ("chain", upperCaseChain), ("newer", newer)] {
             var payload = FrameEncoder(origin: Self.origin)
             var decoder = FrameDecoder(version: FrameDecoder.currentVersion, origin: Self.origin)
-            let (record, received) = try decoder.receivedRecord(payload.frame(fields), vault: "vault-1", index: 0)
-            #expect(received == nil, "\(name)")
-            #expect(record.id == swap.id, "\(name)")
+            let read = try decoder.receivedRecord(payload.frame(fields), vault: "vault-1", index: 0)
+            #expect(read.frame == nil, "\(name)")
+            #expect(read.state.id == swap.id, "\(name)")
         }
         var payload = FrameEncoder(origin: Self.origin)
         var decoder = FrameDecoder(version: FrameDecoder.currentVersion, origin: Self.origin)

@@ -77,25 +77,26 @@ package struct FrameDecoder {
     /// The record a payload's `frame` holds, as `record(_:vault:index:)` reads it, and the frame
     /// as a store may keep it (`ReceivedFrame`): `nil` unless it is, field for field, the frame
     /// that encoding the record gives (Specs/schema.md, "Storing a received frame").
-    package mutating func receivedRecord(
-        _ frame: [UInt8],
-        vault: String,
-        index: Int
-    ) throws -> (
-        record: RecordState, frame: ReceivedFrame?
-    ) {
+    package mutating func receivedRecord(_ frame: [UInt8], vault: String, index: Int) throws -> ReceivedRecord {
         let before = (texts: sharedTexts.entries.count, replicas: replicas.count)
         let (record, fields) = try decode(frame, vault: vault, index: index)
-        guard let received else { return (record, nil) }
+        guard let received else { return ReceivedRecord(state: record, frame: nil) }
         // Every entry goes to the other thread, a frame kept or not: later frames refer to it.
         if sharedTexts.entries.count > sharedCount.texts || replicas.count > sharedCount.replicas {
             received.catchUp(texts: sharedTexts.entries, replicas: replicas)
             sharedCount = (sharedTexts.entries.count, replicas.count)
         }
-        guard version >= 4, Self.isWrittenAsEncoded(fields, record) else { return (record, nil) }
-        return (
-            record,
-            ReceivedFrame(bytes: frame, tables: received, textsBefore: before.texts, replicasBefore: before.replicas)
+        guard version >= 4, Self.isWrittenAsEncoded(fields, record) else {
+            return ReceivedRecord(state: record, frame: nil)
+        }
+        return ReceivedRecord(
+            state: record,
+            frame: ReceivedFrame(
+                bytes: frame,
+                tables: received,
+                textsBefore: before.texts,
+                replicasBefore: before.replicas
+            )
         )
     }
 
