@@ -172,8 +172,8 @@ package struct FrameEncoder {
     /// is copied as received but for `timestamp_ms`, left out (its row's `time` holds it),
     /// shared texts and replicas, written as the file's tables refer to them (entries added as
     /// `frame(_:)` adds them), and every tag, whose step changes where field 3 goes. `nil` for a
-    /// frame that writes a shared text out (one its payload's table could not take; encode the
-    /// record instead).
+    /// frame that writes a shared text out (one its payload's table could not take) or holds a
+    /// field this version does not know (`receivedRecord` keeps neither): encode the record.
     /// - Throws: `BundleError.malformedContent` if the frame is not one its decoder accepted.
     package mutating func frame(storing received: ReceivedFrame) throws -> [UInt8]? {
         precondition(stored && !probing, "received frames are stored, as encoded frames are")
