@@ -154,9 +154,10 @@ extension RecordState {
     package func forEachStamp(_ body: (Stamp) -> Void) {
         body(facts.stamp)
         status.forEachStamp(body)
-        for stamp in [note?.stamp, labels?.stamp, hidden?.stamp, cleared?.stamp] {
-            if let stamp { body(stamp) }
-        }
+        if let note { body(note.stamp) }
+        if let labels { body(labels.stamp) }
+        if let hidden { body(hidden.stamp) }
+        if let cleared { body(cleared.stamp) }
         for register in newerRegisters.values { body(register.stamp) }
     }
 }

@@ -67,9 +67,10 @@ package struct StatusRegister: Hashable, Sendable {
     /// Calls `body` with each stamp of `stamps`, without making the array (a merge looks at
     /// every received record's stamps).
     package func forEachStamp(_ body: (Stamp) -> Void) {
-        for stamp in [pending, terminal?.stamp, inferred?.stamp, rival?.stamp] {
-            if let stamp { body(stamp) }
-        }
+        if let pending { body(pending) }
+        if let terminal { body(terminal.stamp) }
+        if let inferred { body(inferred.stamp) }
+        if let rival { body(rival.stamp) }
     }
 
     func joined(with other: StatusRegister) -> StatusRegister {
