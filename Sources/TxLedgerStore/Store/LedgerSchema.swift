@@ -388,6 +388,46 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v16: record checks without value lists") { db in
+            // `kind` and `status` checked as integer ranges: SQLite checks an `IN` list of more
+            // than two values through a temporary index built anew for each statement run, one
+            // per row a merge writes (schema.md, "Migration `v16: record checks without value
+            // lists`"). The table is rebuilt with the same rows, numbers and indexes.
+            try db.execute(
+                sql: """
+                    CREATE TABLE record_v16 (
+                        num INTEGER PRIMARY KEY,
+                        id BLOB NOT NULL UNIQUE CHECK (length(id) = 16),
+                        vault INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind INTEGER NOT NULL CHECK (typeof(kind) = 'integer' AND kind BETWEEN 0 AND 2),
+                        chain INTEGER NOT NULL,
+                        replaced BLOB CHECK (replaced IS NULL OR length(replaced) = 16),
+                        status INTEGER NOT NULL CHECK (typeof(status) = 'integer' AND status BETWEEN 0 AND 5),
+                        hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),
+                        erased INTEGER NOT NULL CHECK (erased IN (0, 1)),
+                        change_seq INTEGER NOT NULL,
+                        state BLOB NOT NULL,
+                        disputed INTEGER NOT NULL DEFAULT 0 CHECK (disputed IN (0, 1))
+                    );
+                    INSERT INTO record_v16
+                        SELECT num, id, vault, time, kind, chain, replaced, status, hidden, erased, change_seq,
+                            state, disputed
+                        FROM record ORDER BY num;
+                    DROP TABLE record;
+                    ALTER TABLE record_v16 RENAME TO record;
+                    CREATE INDEX record_by_vault_time ON record (vault, time);
+                    CREATE INDEX record_by_time ON record (time);
+                    CREATE INDEX record_by_vault_kind_time ON record (vault, kind, time);
+                    CREATE INDEX record_by_vault_chain_time ON record (vault, chain, time);
+                    CREATE INDEX record_in_progress ON record (vault, time) WHERE status < 2 AND kind <> 2;
+                    CREATE INDEX record_by_vault_change ON record (vault, change_seq);
+                    CREATE INDEX record_inferred ON record (time) WHERE status = 4;
+                    CREATE INDEX record_replacing ON record (replaced) WHERE replaced IS NOT NULL;
+                    CREATE INDEX record_disputed ON record (time) WHERE disputed = 1;
+                    """
+            )
+        }
         return migrator
     }
 }
