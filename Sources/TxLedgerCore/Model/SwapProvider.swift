@@ -15,7 +15,13 @@ public struct SwapProvider: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ name: String) throws {
         let valid = try TextField.line(max: 64).validate(name, field: "provider")
-        self.name = Self.wellKnown.first { $0.name.lowercased() == valid.lowercased() }?.name ?? valid
+        // A name as it is stored (every stored and received one) is found without lowercasing.
+        if let known = Self.wellKnown.first(where: { $0.name == valid }) {
+            self = known
+            return
+        }
+        let lowercased = valid.lowercased()
+        self.name = Self.wellKnown.first { $0.name.lowercased() == lowercased }?.name ?? valid
     }
 
     public var description: String { name }
