@@ -11,6 +11,8 @@ struct BatchMerge: Sendable {
     enum Write: Sendable {
         /// Its row, ready to bind (`RecordStore.save(_:)`).
         case row(RecordRow.Values)
+        /// The row of a record that no stored row or block held (`RecordStore.saveNew(_:)`).
+        case new(RecordRow.Values)
         /// The row of a stored record whose facts' columns (time, kind, replaced) this merge
         /// left as they were: only its registers' columns are written
         /// (`RecordStore.saveRegisters(_:)`), so the indexes in time order are not touched.
@@ -186,7 +188,8 @@ struct BatchMerge: Sendable {
     ) throws -> Write {
         let frame = try received.flatMap { try encoder.frame(storing: $0) } ?? encoder.frame(state)
         guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
-        return before.map { RecordRow.sameFactsColumns($0, state) } == true ? .registers(row) : .row(row)
+        guard let before else { return .new(row) }
+        return RecordRow.sameFactsColumns(before, state) ? .registers(row) : .row(row)
     }
 
     /// Counts a received state whose record was stored here in `row` (`FullCoverage`), when it

@@ -92,8 +92,9 @@ extension LedgerTransaction {
                 var loaded: [RecordRow.Values] = []
                 for write in merged.writes {
                     switch write {
-                    case let .row(row) where load != nil: loaded.append(row)
+                    case let .row(row) where load != nil, let .new(row) where load != nil: loaded.append(row)
                     case let .row(row): try store.save(row)
+                    case let .new(row): try store.saveNew(row)
                     case let .registers(row): try store.saveRegisters(row)
                     case let .unnumbered(state, frame) where load != nil:
                         loaded.append(try store.row(state, frame: frame))

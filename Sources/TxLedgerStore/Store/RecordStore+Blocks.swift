@@ -196,13 +196,23 @@ extension RecordStore {
 
     /// Whether vault number `vault` has records in blocks (read once per transaction).
     func holdsBlocks(_ vault: Int64) throws -> Bool {
-        if blockVaults == nil {
-            // A migration before v14 writes rows of a file that has no blocks yet.
-            blockVaults =
-                try db.tableExists("record_block")
-                ? Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT vault FROM record_block")) : []
-        }
-        return blockVaults?.contains(vault) ?? false
+        try vaultsWithBlocks().contains(vault)
+    }
+
+    /// Whether any vault has records in blocks (read once per transaction; a vault whose blocks
+    /// this transaction deleted may still count, which only costs a read of no block).
+    func holdsAnyBlock() throws -> Bool {
+        try !vaultsWithBlocks().isEmpty
+    }
+
+    private func vaultsWithBlocks() throws -> Set<Int64> {
+        if let blockVaults { return blockVaults }
+        // A migration before v14 writes rows of a file that has no blocks yet.
+        let vaults =
+            try db.tableExists("record_block")
+            ? Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT vault FROM record_block")) : []
+        blockVaults = vaults
+        return vaults
     }
 
     /// Whether the ledger holds no record of any vault, as a row or in a block.
