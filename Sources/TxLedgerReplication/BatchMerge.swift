@@ -15,8 +15,9 @@ struct BatchMerge: Sendable {
         case new(RecordRow.Values)
         /// The row of a stored record whose facts' columns (time, kind, replaced) this merge
         /// left as they were: only its registers' columns are written
-        /// (`RecordStore.saveRegisters(_:)`), so the indexes in time order are not touched.
-        case registers(RecordRow.Values)
+        /// (`RecordStore.saveRegisters(_:counted:)`), so the indexes in time order are not
+        /// touched; with the stored row's counted columns as its batch read them.
+        case registers(RecordRow.Values, counted: RecordStore.CountedColumns?)
         /// Its state and frame, whose chain the store numbers first (`RecordStore.save(_:frame:)`).
         case unnumbered(RecordState, frame: [UInt8])
     }
@@ -78,6 +79,7 @@ struct BatchMerge: Sendable {
                             result,
                             received: frames[index],
                             before: nil,
+                            counted: nil,
                             numbers: numbers,
                             encoder: &encoder
                         )
@@ -152,6 +154,7 @@ struct BatchMerge: Sendable {
                 stored[id]!,
                 received: asReceived[id],
                 before: before[id],
+                counted: rowsByID[id]?.counted,
                 numbers: numbers,
                 encoder: &encoder
             )
@@ -177,19 +180,21 @@ struct BatchMerge: Sendable {
         }
     }
 
-    /// The write of `state`, whose stored state was `before` (`nil`: none): its frame stored
-    /// from `received`, the frame `state` came in as it is, or encoded.
+    /// The write of `state`, whose stored state was `before` (`nil`: none) in a row counted
+    /// under `counted`: its frame stored from `received`, the frame `state` came in as it is,
+    /// or encoded.
     private static func write(
         _ state: RecordState,
         received: ReceivedFrame?,
         before: RecordState?,
+        counted: RecordStore.CountedColumns?,
         numbers: RowNumbers,
         encoder: inout FrameEncoder
     ) throws -> Write {
         let frame = try received.flatMap { try encoder.frame(storing: $0) } ?? encoder.frame(state)
         guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
         guard let before else { return .new(row) }
-        return RecordRow.sameFactsColumns(before, state) ? .registers(row) : .row(row)
+        return RecordRow.sameFactsColumns(before, state) ? .registers(row, counted: counted) : .row(row)
     }
 
     /// Counts a received state whose record was stored here in `row` (`FullCoverage`), when it

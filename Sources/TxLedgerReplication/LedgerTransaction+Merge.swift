@@ -95,7 +95,7 @@ extension LedgerTransaction {
                     case let .row(row) where load != nil, let .new(row) where load != nil: loaded.append(row)
                     case let .row(row): try store.save(row)
                     case let .new(row): try store.saveNew(row)
-                    case let .registers(row): try store.saveRegisters(row)
+                    case let .registers(row, counted): try store.saveRegisters(row, counted: counted)
                     case let .unnumbered(state, frame) where load != nil:
                         loaded.append(try store.row(state, frame: frame))
                     case let .unnumbered(state, frame): try store.save(state, frame: frame)

@@ -10,7 +10,7 @@ import TxLedgerCore
 /// (a 100k import into 100k took about a third longer).
 extension RecordStore {
     /// The columns a record is counted under.
-    struct CountedColumns: Hashable {
+    package struct CountedColumns: Hashable, Sendable {
         let vault: Int64
         let chain: Int64
         let kind: Int64

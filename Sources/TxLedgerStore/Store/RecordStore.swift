@@ -164,9 +164,11 @@ package final class RecordStore {
     }
 
     /// Writes the registers' columns of a stored record whose facts' columns are unchanged
-    /// (`RecordRow.sameFactsColumns`), as a merge's worker made its row.
-    package func saveRegisters(_ row: RecordRow.Values) throws {
-        try execute(.updateRegisters, row)
+    /// (`RecordRow.sameFactsColumns`), as a merge's worker made its row; `counted`, the stored
+    /// row's counted columns as the merge read them with its batch (`StoredRow.counted`), or
+    /// `nil` to read them now.
+    package func saveRegisters(_ row: RecordRow.Values, counted: CountedColumns? = nil) throws {
+        try execute(.updateRegisters, row, counted: counted)
         changed = true
     }
 
@@ -330,13 +332,15 @@ package final class RecordStore {
         !state.isVisible(clearedThrough: try cachedWatermark(state.facts.value.vaultId))
     }
 
-    private func execute(_ write: Write, _ values: RecordRow.Values) throws {
+    /// - Parameter counted: the stored row's counted columns, if the caller read them (a
+    ///   merge reads them with its batch); else they are read by id here.
+    private func execute(_ write: Write, _ values: RecordRow.Values, counted: CountedColumns? = nil) throws {
         // A record kept in a block is a row again before it is written.
         if try holdsBlocks(values.vault) { try thaw(values.id) }
         let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql(columns))
         prepared[write] = statement
         // A new row is counted if it was written; a stored one moves from its old columns.
-        let old = write == .insert ? nil : try countedColumns(ofRow: values.id)
+        let old = write == .insert ? nil : try counted ?? countedColumns(ofRow: values.id)
         try statement.execute(write.parameters(columns), of: values)
         if let old {
             count(old, -1)
@@ -393,7 +397,9 @@ package final class RecordStore {
         let rowsOnly = try rowsOnly || !holdsAnyBlock()
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         let query = RecordQuery(
-            select: "\(RecordRow.selection), record.change_seq",
+            select:
+                "\(RecordRow.selection), record.change_seq, "
+                + "record.vault, record.chain, record.kind, record.status, record.hidden, record.erased",
             where: "record.id IN (\(marks))",
             StatementArguments(ids.map { Data($0.bytes) }),
             rowsOnly: rowsOnly

@@ -12,6 +12,9 @@ package struct StoredRow: Sendable {
     private let time: Int64?
     /// The row's change sequence number, where the query reads it (`fetchStoredRows`).
     package let changeSeq: Int64?
+    /// The row's counted columns, where the query reads them (`fetchStoredRows`): what a write
+    /// of its registers moves its counts from (`RecordStore.saveRegisters(_:counted:)`).
+    package let counted: RecordStore.CountedColumns?
 
     /// The row `statement` stands on, read through the SQLite C API: a value of another type
     /// than its column's is read as missing.
@@ -37,9 +40,26 @@ package struct StoredRow: Sendable {
             ) : nil
         frame = bytes(2).map(Array.init)
         time = sqlite3_column_type(handle, 3) == SQLITE_INTEGER ? sqlite3_column_int64(handle, 3) : nil
-        changeSeq =
-            sqlite3_column_count(handle) > 4 && sqlite3_column_type(handle, 4) == SQLITE_INTEGER
-            ? sqlite3_column_int64(handle, 4) : nil
+        func integer(_ column: Int32) -> Int64? {
+            sqlite3_column_count(handle) > column && sqlite3_column_type(handle, column) == SQLITE_INTEGER
+                ? sqlite3_column_int64(handle, column) : nil
+        }
+        changeSeq = integer(4)
+        counted =
+            if let vault = integer(5), let chain = integer(6), let kind = integer(7), let status = integer(8),
+                let hidden = integer(9), let erased = integer(10)
+            {
+                RecordStore.CountedColumns(
+                    vault: vault,
+                    chain: chain,
+                    kind: kind,
+                    status: status,
+                    hidden: hidden != 0,
+                    erased: erased != 0
+                )
+            } else {
+                nil
+            }
     }
 
     /// The id the row is stored under (checked against its facts when it is decoded).
