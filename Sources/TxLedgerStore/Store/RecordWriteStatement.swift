@@ -3,7 +3,8 @@ import GRDBSQLite
 import TxLedgerCore
 
 /// A statement of the record write path (insert, upsert, register update, an entry of the blocks'
-/// directory, the read of a row's counted columns before it is written): prepared once per
+/// directory, the read of a row's counted columns before it is written, a merge's read of its
+/// batch's stored rows): prepared once per
 /// connection by GRDB (`Database.cachedStatement`), and bound and stepped through the SQLite C API
 /// on its `sqliteStatement`, which GRDB documents as suitable for it: a row's values are bound in
 /// place, nothing boxed per value. GRDB learns of the changes as its documentation says direct C
@@ -78,6 +79,37 @@ struct RecordWriteStatement {
             hidden: sqlite3_column_int64(handle, 4) != 0,
             erased: sqlite3_column_int64(handle, 5) != 0
         )
+    }
+
+    /// Runs the statement, a read of stored rows by id whose `arms` arms each take `ids` as
+    /// their parameters, in order (`RecordStore.fetchStoredRows`), with each id's 16 bytes bound
+    /// in place: the rows it gives.
+    func storedRows(ids: [TransactionID], arms: Int) throws -> [StoredRow] {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 * ids.count)
+        for id in ids { id.withBytes { bytes.append(contentsOf: $0) } }
+        return try bytes.withUnsafeBytes { bytes in
+            for arm in 0..<arms {
+                for index in ids.indices {
+                    // SQLite reads the ids in place (`SQLITE_STATIC`, a nil destructor) while it steps.
+                    let parameter = Int32(arm * ids.count + index + 1)
+                    sqlite3_bind_blob(handle, parameter, bytes.baseAddress! + 16 * index, 16, nil)
+                }
+            }
+            var rows: [StoredRow] = []
+            while true {
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_ROW else {
+                    try check(code)
+                    return rows
+                }
+                rows.append(StoredRow(statement))
+            }
+        }
     }
 
     private func check(_ code: Int32) throws {
