@@ -77,14 +77,19 @@ struct RecordTableChecksTests {
     @Test func theMigrationKeepsEveryRowAndMakesTheNewSchema() async throws {
         let test = try await TestLedger()
         try await test.ledger.record(try HistoryFixture.records(count: 40))
+        // Rows of tables that refer to `record (num)`, which the rebuild must keep.
+        #expect(try await test.ledger.clearHistory(vault: "savings") > 0)
         let fresh = try await test.ledger.database.pool.read(OtherLedgerFile.SchemaObject.fetchAll)
         let rows = "SELECT * FROM record ORDER BY num"
+        let referring = "SELECT * FROM cleared_record ORDER BY record"
         @Sendable func values(_ db: Database) throws -> [[DatabaseValue]] {
-            try Row.fetchAll(db, sql: rows).map { Array($0.databaseValues) }
+            try (Row.fetchAll(db, sql: rows) + Row.fetchAll(db, sql: referring)).map { Array($0.databaseValues) }
         }
         let before = try await test.ledger.database.pool.read(values)
         let listed = try await test.ledger.list(HistoryFilter(), limit: 100).items
-        #expect(before.count == 40)
+        let cleared = try await test.ledger.clearedRecords(vault: "savings")
+        #expect(!cleared.isEmpty)
+        #expect(before.count > 40)
         try await test.ledger.database.pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.inTransaction {
@@ -127,5 +132,6 @@ struct RecordTableChecksTests {
         #expect(after == before)
         #expect(integrity == "ok")
         #expect(try await upgraded.list(HistoryFilter(), limit: 100).items == listed)
+        #expect(try await upgraded.clearedRecords(vault: "savings") == cleared)
     }
 }

@@ -210,7 +210,7 @@ extension RecordStore {
         // A migration before v14 writes rows of a file that has no blocks yet.
         let vaults =
             try db.tableExists("record_block")
-            ? Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT vault FROM record_block")) : []
+            ? Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT vault FROM record_block"))) : []
         blockVaults = vaults
         return vaults
     }
