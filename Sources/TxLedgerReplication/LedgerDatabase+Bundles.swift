@@ -132,9 +132,12 @@ extension LedgerDatabase {
             }
             defer { records.stop() }
             var count = 0
-            let each: ((RecordState, ReceivedFrame?) throws -> Void) throws -> Void = { merge in
-                while let batch = try records.next() {
-                    for received in batch {
+            let each: ((consuming RecordState, consuming ReceivedFrame?) throws -> Void) throws -> Void = { merge in
+                while var batch = try records.next() {
+                    // Taken from the end, each record moves out of its batch into the merge
+                    // instead of being copied there and freed with the batch.
+                    batch.reverse()
+                    while let received = batch.popLast() {
                         try merge(received.state, received.frame)
                         count += 1
                     }

@@ -20,7 +20,7 @@ extension LedgerTransaction {
         _ header: ChangeSetHeader,
         membership: Membership?,
         folder: FolderRead? = nil,
-        records: ((RecordState, ReceivedFrame?) throws -> Void) throws -> Void,
+        records: ((consuming RecordState, consuming ReceivedFrame?) throws -> Void) throws -> Void,
         report: inout MergeReport
     ) throws -> FullCoverage? {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
@@ -149,9 +149,9 @@ extension LedgerTransaction {
                 batch.removeAll(keepingCapacity: true)
                 frames.removeAll(keepingCapacity: true)
             }
-            // What a cut leaves of a record, or the record as received (read, not copied), with
+            // What a cut leaves of a record, or the record as received (moved, not copied), with
             // its frame while the watermark takes nothing from it.
-            func take(_ counted: RecordState, frame: ReceivedFrame?) throws {
+            func take(_ counted: consuming RecordState, frame: consuming ReceivedFrame?) throws {
                 var unchanged = true
                 counted.forEachStamp { stamp in
                     observe(stamp)

@@ -93,7 +93,7 @@ package struct RecordState: Hashable, Sendable {
     /// erased, but the clear mark. If the facts are erased but a later register survives, the state remains,
     /// invisible, so that the later register still joins (see Specs/crdt.md, "Clearing a vault").
     /// `nil` when nothing survives.
-    package func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
+    package consuming func filtered(clearedThrough watermark: Stamp?) -> RecordState? {
         guard let watermark else { return self }
         let factsSurvive = facts.stamp > watermark
         var result = keeping { $0 > watermark }

@@ -33,6 +33,10 @@ package struct FrameDecoder {
     /// (`FrameEncoder.frame(storing:)`), and how many entries of each it has been given.
     private var received: ReceivedTables?
     private var sharedCount = (texts: 0, replicas: 0)
+    /// The fields of the frame decoded last, given back once read: the next frame's fields
+    /// reuse their storage (an array per frame was one of the seven allocations of reading a
+    /// payload's record).
+    private var spareFields: RecordFields?
 
     /// A decoder for frames of format `version`, whose replica table starts with `origin`.
     package init(version: UInt8, origin: ReplicaID? = nil) {
@@ -71,7 +75,9 @@ package struct FrameDecoder {
     /// The record `frame` holds, record `index` of its payload, in `vault`: decoded, its shape
     /// checked (`FrameShape`) and validated as the ledger validates input.
     package mutating func record(_ frame: [UInt8], vault: String, index: Int) throws -> RecordState {
-        try decode(frame, vault: vault, index: index).record
+        let (record, fields) = try decode(frame, vault: vault, index: index)
+        spareFields = consume fields
+        return record
     }
 
     /// The record a payload's `frame` holds, as `record(_:vault:index:)` reads it, and the frame
@@ -80,6 +86,7 @@ package struct FrameDecoder {
     package mutating func receivedRecord(_ frame: [UInt8], vault: String, index: Int) throws -> ReceivedRecord {
         let before = (texts: sharedTexts.entries.count, replicas: replicas.count)
         let (record, fields) = try decode(frame, vault: vault, index: index)
+        defer { spareFields = fields }
         guard let received else { return ReceivedRecord(state: record, frame: nil) }
         // Every entry goes to the other thread, a frame kept or not: later frames refer to it.
         if sharedTexts.entries.count > sharedCount.texts || replicas.count > sharedCount.replicas {
@@ -148,7 +155,13 @@ package struct FrameDecoder {
     package mutating func fields(_ frame: [UInt8], vault: String, index: Int) throws -> RecordFields {
         let length = frame.count
         var frame = FrameBytes(frame)
-        var fields = RecordFields(vault: vault)
+        var fields: RecordFields
+        if var spare = spareFields.take() {
+            spare.removeAll(vault: vault)
+            fields = spare
+        } else {
+            fields = RecordFields(vault: vault)
+        }
         var last = 0
         var bases = FrameTimeBases()
         switch source {

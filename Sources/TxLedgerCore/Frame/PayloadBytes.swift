@@ -38,6 +38,8 @@ package protocol PayloadSource {
         _ count: Int,
         _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) throws -> Result
+    /// The next uvarint (`readVarintBytes` unless the source has a faster way).
+    mutating func readUVarint() throws -> UInt64
 }
 
 extension PayloadSource {
@@ -49,6 +51,11 @@ extension PayloadSource {
     }
 
     package mutating func readUVarint() throws -> UInt64 {
+        try readVarintBytes()
+    }
+
+    /// A uvarint read a byte at a time, each checked: at most 10 bytes, minimal.
+    package mutating func readVarintBytes() throws -> UInt64 {
         var value: UInt64 = 0
         for index in 0..<10 {
             let byte = try readByte()
@@ -102,6 +109,16 @@ package struct FrameBytes: PayloadSource {
     }
 
     package var isAtEnd: Bool { position == bytes.count }
+
+    /// A uvarint: most of a frame's are one byte (tags, small numbers, lengths), read here
+    /// without the checks a longer one needs.
+    package mutating func readUVarint() throws -> UInt64 {
+        if position < bytes.count, bytes[position] < 0x80 {
+            defer { position += 1 }
+            return UInt64(bytes[position])
+        }
+        return try readVarintBytes()
+    }
 
     package mutating func readByte() throws -> UInt8 {
         guard position < bytes.count else { throw BundleError.malformedContent("\(unit) ends inside a field") }

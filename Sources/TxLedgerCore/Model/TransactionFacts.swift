@@ -178,9 +178,16 @@ public struct TransactionFacts: Hashable, Sendable {
         kind: TransactionKind
     ) throws -> [String: String] {
         guard !extras.isEmpty else { return extras }
+        // Extras as a writer keeps them (every one known, valid and canonical) are kept as
+        // given, without sorting them into a new dictionary (two allocations a record).
+        let canonical = extras.allSatisfy { key, value in
+            (try? Self.extraFactRule(key)?.validated(value, key: key, chain: chain, kind: kind)) == value
+        }
+        if canonical { return extras }
+        // Else checked in key order, so that the error names the same fact whatever the order.
         var kept: [String: String] = [:]
         for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
-            guard let rule = RecordField.extraFacts.first(where: { $0.key == key })?.extraFact else {
+            guard let rule = Self.extraFactRule(key) else {
                 throw LedgerError.invalidInput(
                     field: key,
                     reason: "is not a fact this version knows (extra facts: \(extraKeys.joined(separator: ", ")))"
@@ -189,5 +196,9 @@ public struct TransactionFacts: Hashable, Sendable {
             kept[key] = try rule.validated(value, key: key, chain: chain, kind: kind)
         }
         return kept
+    }
+
+    private static func extraFactRule(_ key: String) -> ExtraFactRule? {
+        RecordField.extraFacts.first(where: { $0.key == key })?.extraFact
     }
 }

@@ -18,6 +18,16 @@ package struct RecordFields: Sendable {
         values.reserveCapacity(32)
     }
 
+    /// Empties these fields for a record of `vault`, keeping the storage of their values: a
+    /// decoder that reads many frames fills one `RecordFields` again instead of allocating
+    /// another for each.
+    mutating func removeAll(vault: String) {
+        self.vault = vault
+        newer = NewerFields()
+        present = (0, 0)
+        values.removeAll(keepingCapacity: true)
+    }
+
     package subscript(field: RecordField) -> FieldValue? {
         @inline(__always) get {
             let (isPresent, index) = position(of: field)
