@@ -26,6 +26,8 @@ package final class BundleReader {
     private let decryptor: SecretStreamDecryptor
     private var chunkIndex = 0
     private var finished = false
+    /// The failure a chunk read ended with.
+    private var failure: (any Error)?
     /// Format 5: the stream's last bytes, held back until the stream ends (the signature).
     private var tail: [UInt8] = []
     private let payloadHash: IncrementalHash?
@@ -145,8 +147,20 @@ package final class BundleReader {
 
     /// The next chunk's plaintext, or `nil` once the final chunk has been returned and the file
     /// is known to end there.
-    /// - Throws: the first failure of the file in stream order (bundle-format.md, "Reading").
+    /// - Throws: the first failure of the file in stream order (bundle-format.md, "Reading"),
+    ///   and that failure again on every later call: a payload decoded ahead of its records
+    ///   (`PayloadDecoder`) reports it after a record before it fails, as reading in turn would.
     func nextChunk() throws -> [UInt8]? {
+        if let failure { throw failure }
+        do {
+            return try readChunk()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func readChunk() throws -> [UInt8]? {
         guard !finished else { return nil }
         let ciphertext = try Self.read(file, count: Self.chunkBytes, path: path)
         bytesRead += ciphertext.count

@@ -20,6 +20,14 @@ package struct PayloadDecoder {
     private var source: StreamBytes
     /// The frames' decoder, whose replica table the header starts.
     private var frames: FrameDecoder
+    /// Records read and validated ahead (`readAhead`), served in order from `served`; then the
+    /// error that ended them, if one did.
+    private var ahead = FrameValidation([])
+    private var served = 0
+    private var aheadFailure: (any Error)?
+
+    /// Frames read in turn, then validated at once (`FrameValidation`).
+    static let validatedTogether = FrameDecoder.maxSpareFields
 
     /// Failures of the file itself come before those of its content (bundle-format.md,
     /// "Reading"): when decoding fails, every chunk left is still read and authenticated.
@@ -118,16 +126,49 @@ package struct PayloadDecoder {
     }
 
     private mutating func decodeNext() throws -> ReceivedRecord? {
-        guard let frame = try nextFrame() else { return nil }
-        let received = try frames.receivedRecord(frame, vault: header.vaultId, index: recordCount)
+        if served == ahead.records.count, aheadFailure == nil { try readAhead() }
+        guard served < ahead.records.count else {
+            if let aheadFailure { throw aheadFailure }
+            return nil
+        }
+        // Every record before the first failure validated.
+        let received = ahead.records[served].take()!
+        served += 1
         recordCount += 1
         return received
+    }
+
+    /// Reads up to `validatedTogether` frames in turn and validates them at once. The records
+    /// before the first failure are served; then the failure: a record's, else the one that
+    /// ended reading (a frame's, or the file's). That is the order reading and validating each
+    /// frame in turn gives; a failure of the file after a record that failed is still reported
+    /// first (`fileFailureFirst`: the reader throws it again).
+    private mutating func readAhead() throws {
+        var decoded: [DecodedFrame] = []
+        decoded.reserveCapacity(Self.validatedTogether)
+        var failure: (any Error)?
+        do {
+            while decoded.count < Self.validatedTogether, let frame = try nextFrame() {
+                decoded.append(try frames.read(frame, vault: header.vaultId, index: recordCount + decoded.count))
+            }
+        } catch {
+            failure = error
+        }
+        ahead = FrameValidation(decoded)
+        served = 0
+        if let invalid = ahead.failure {
+            ahead.records.removeSubrange(invalid.position...)
+            failure = invalid.error
+        }
+        aheadFailure = failure
+        while let frame = decoded.popLast() { frames.recycle(frame.fields) }
     }
 
     /// The next record's fields as its frame writes them, before its values are checked and
     /// brought to their canonical forms (`CanonicalFormTests`), or `nil` at the end of the
     /// payload.
     package mutating func nextWrittenFields() throws -> RecordFields? {
+        precondition(ahead.records.isEmpty, "a payload is read either as records or as fields")
         do {
             guard let frame = try nextFrame() else { return nil }
             let fields = try frames.fields(frame, vault: header.vaultId, index: recordCount)

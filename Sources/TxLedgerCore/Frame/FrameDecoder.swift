@@ -33,10 +33,11 @@ package struct FrameDecoder {
     /// (`FrameEncoder.frame(storing:)`), and how many entries of each it has been given.
     private var received: ReceivedTables?
     private var sharedCount = (texts: 0, replicas: 0)
-    /// The fields of the frame decoded last, given back once read: the next frame's fields
-    /// reuse their storage (an array per frame was one of the seven allocations of reading a
-    /// payload's record).
-    private var spareFields: RecordFields?
+    /// The fields of frames read before, given back (`recycle`) for later frames to reuse.
+    private var spareFields: [RecordFields] = []
+    /// Fields kept for reuse at most: as many as the frames validated at once
+    /// (`PayloadDecoder.validatedTogether`).
+    package static let maxSpareFields = 512
 
     /// A decoder for frames of format `version`, whose replica table starts with `origin`.
     package init(version: UInt8, origin: ReplicaID? = nil) {
@@ -75,69 +76,55 @@ package struct FrameDecoder {
     /// The record `frame` holds, record `index` of its payload, in `vault`: decoded, its shape
     /// checked (`FrameShape`) and validated as the ledger validates input.
     package mutating func record(_ frame: [UInt8], vault: String, index: Int) throws -> RecordState {
-        let (record, fields) = try decode(frame, vault: vault, index: index)
-        spareFields = consume fields
-        return record
+        let fields = try fields(frame, vault: vault, index: index)
+        defer { recycle(fields) }
+        return try Self.record(fields, version: version, index: index)
     }
 
     /// The record a payload's `frame` holds, as `record(_:vault:index:)` reads it, and the frame
     /// as a store may keep it (`ReceivedFrame`): `nil` unless it is, field for field, the frame
     /// that encoding the record gives (Specs/schema.md, "Storing a received frame").
     package mutating func receivedRecord(_ frame: [UInt8], vault: String, index: Int) throws -> ReceivedRecord {
+        let read = try self.read(frame, vault: vault, index: index)
+        defer { recycle(read.fields) }
+        return try read.validated()
+    }
+
+    /// What `frame` holds, record `index` of its payload, in `vault`, read in order: its fields,
+    /// and the payload's tables as they were before it. Validating it (`DecodedFrame.validated`)
+    /// needs nothing more from this decoder, so frames read in turn may be validated at once on
+    /// several threads (`PayloadDecoder`). Its fields go back to `recycle` once validated.
+    package mutating func read(_ frame: [UInt8], vault: String, index: Int) throws -> DecodedFrame {
         let before = (texts: sharedTexts.entries.count, replicas: replicas.count)
-        let (record, fields) = try decode(frame, vault: vault, index: index)
-        defer { spareFields = fields }
-        guard let received else { return ReceivedRecord(state: record, frame: nil) }
+        let fields = try fields(frame, vault: vault, index: index)
+        guard let received else {
+            return DecodedFrame(bytes: frame, index: index, version: version, fields: fields, tables: nil)
+        }
         // Every entry goes to the other thread, a frame kept or not: later frames refer to it.
         if sharedTexts.entries.count > sharedCount.texts || replicas.count > sharedCount.replicas {
             received.catchUp(texts: sharedTexts.entries, replicas: replicas)
             sharedCount = (sharedTexts.entries.count, replicas.count)
         }
-        guard version >= 4, Self.isWrittenAsEncoded(fields, record) else {
-            return ReceivedRecord(state: record, frame: nil)
-        }
-        return ReceivedRecord(
-            state: record,
-            frame: ReceivedFrame(
-                bytes: frame,
-                tables: received,
-                textsBefore: before.texts,
-                replicasBefore: before.replicas
-            )
+        return DecodedFrame(
+            bytes: frame,
+            index: index,
+            version: version,
+            fields: fields,
+            tables: (received, before.texts, before.replicas)
         )
     }
 
-    /// Whether encoding `record` gives the fields `fields` hold as written: it has no field of a
-    /// newer version (a store writes those otherwise), and each field that a reader brings to
-    /// its canonical form (`RecordField.canonicalized`) was written in it. Chains and the hash
-    /// are compared; `labels`, `replaces`, `replaced_by` and `spends`, rare, are not kept.
-    private static func isWrittenAsEncoded(_ fields: RecordFields, _ record: RecordState) -> Bool {
-        guard fields.newer.isEmpty else { return false }
-        let facts = record.facts.value
-        for field in RecordField.canonicalized where fields.has(field) {
-            let read: String? =
-                switch (field, facts.details) {
-                case (.chain, _): facts.chain.id
-                case (.txHash, _): facts.txHash
-                case let (.fromChain, .swap(swap)): swap.fromChain.id
-                case let (.toChain, .swap(swap)): swap.toChain.id
-                default: nil
-                }
-            guard let read, fields[field] == .text(read) else { return false }
-        }
-        return true
+    /// Takes back the fields of a frame read before, once done with them: a later frame's
+    /// fields reuse their storage (an array per frame was one of the seven allocations of
+    /// reading a payload's record).
+    package mutating func recycle(_ fields: consuming RecordFields) {
+        guard spareFields.count < Self.maxSpareFields else { return }
+        spareFields.append(fields)
     }
 
-    /// The record `frame` holds and its fields as written: decoded, its shape checked
-    /// (`FrameShape`) and validated as the ledger validates input.
-    private mutating func decode(
-        _ frame: [UInt8],
-        vault: String,
-        index: Int
-    ) throws -> (
-        record: RecordState, fields: RecordFields
-    ) {
-        let fields = try fields(frame, vault: vault, index: index)
+    /// The record `fields` hold, read from record `index` of a frame of format `version`: its
+    /// shape checked (`FrameShape`) and validated as the ledger validates input.
+    static func record(_ fields: RecordFields, version: UInt8, index: Int) throws -> RecordState {
         try FrameShape.check(fields, record: index)
         var record: RecordState
         do {
@@ -148,7 +135,7 @@ package struct FrameDecoder {
         try FrameShape.checkExplorerURL(sent: fields[.explorerUrl] != nil, of: record, record: index)
         // Formats before 4 know no evidence: an inference of theirs is one (crdt.md).
         if version < 4 { record = record.withOlderInference }
-        return (record, fields)
+        return record
     }
 
     /// The fields `frame` holds, decoded but not validated as a record.
@@ -156,7 +143,7 @@ package struct FrameDecoder {
         let length = frame.count
         var frame = FrameBytes(frame)
         var fields: RecordFields
-        if var spare = spareFields.take() {
+        if var spare = spareFields.popLast() {
             spare.removeAll(vault: vault)
             fields = spare
         } else {
