@@ -41,7 +41,8 @@ package struct PayloadDecoder {
 
     /// The next record, or `nil` at the end of the payload.
     package mutating func next() throws -> RecordState? {
-        try nextReceived()?.state
+        guard let (state, _) = try nextReceived() else { return nil }
+        return state
     }
 
     /// The next record and its frame as a store may keep it (`FrameDecoder.receivedRecord`), or

@@ -18,8 +18,10 @@ struct BatchMerge: Sendable {
         /// (`RecordStore.saveRegisters(_:counted:)`), so the indexes in time order are not
         /// touched; with the stored row's counted columns as its batch read them.
         case registers(RecordRow.Values, counted: RecordStore.CountedColumns?)
-        /// Its state and frame, whose chain the store numbers first (`RecordStore.save(_:frame:)`).
-        case unnumbered(RecordState, frame: [UInt8])
+        /// Its state and frame, whose chain the store numbers first (`RecordStore.save(_:frame:)`):
+        /// rare (a chain's first record), so boxed, and every other write the size of a row's
+        /// values instead of a state's.
+        indirect case unnumbered(RecordState, frame: [UInt8])
     }
 
     /// The records to write, in id order (neighbouring keys, fewer pages touched).
@@ -47,6 +49,7 @@ struct BatchMerge: Sendable {
 
     /// - Parameters:
     ///   - batch: received states, already filtered by the vault's watermark.
+    ///   - ids: the id of each (read as the states came: reading them here copied each state).
     ///   - frames: the frame of each, if it came in one that a store may keep as it is.
     ///   - rows: the stored rows of their ids, in a file whose tables are `tables`.
     ///   - numbers: what the rows of `vault` are made with, its watermark among them.
@@ -56,6 +59,7 @@ struct BatchMerge: Sendable {
     ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
     init(
         _ batch: [RecordState],
+        ids: [TransactionID],
         frames: [ReceivedFrame?],
         stored rows: [StoredRow],
         tables: FrameTables,
@@ -66,26 +70,25 @@ struct BatchMerge: Sendable {
         encoder: inout FrameEncoder
     ) throws {
         // A batch of records none of which is stored here, each named once (a load, new
-        // records): each received state is what is written, without the lookups below.
-        if rows.isEmpty, Self.namesEachOnce(batch) {
-            // Sorted by their ids alone: comparing the states would copy each one.
-            let ids = batch.map(\.id)
-            for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
-                let merge = RecordMerge(local: nil, incoming: batch[index], watermark: numbers.watermark)
-                if let result = merge.result {
-                    note(result, replacing: nil, watermark: numbers.watermark)
-                    writes.append(
-                        try Self.write(
-                            result,
-                            received: frames[index],
-                            before: nil,
-                            counted: nil,
-                            numbers: numbers,
-                            encoder: &encoder
-                        )
+        // records): each received state is what is written, without the lookups below, and
+        // read where it lies in the batch (a `RecordMerge` of each copied it twice).
+        if rows.isEmpty, let order = Self.orderNamingEachOnce(ids) {
+            writes.reserveCapacity(batch.count)
+            for index in order {
+                // Bound once: each call below would otherwise read it out of the batch anew.
+                let state = batch[index]
+                note(state, replacing: nil, watermark: numbers.watermark)
+                writes.append(
+                    try Self.write(
+                        state,
+                        received: frames[index],
+                        before: nil,
+                        counted: nil,
+                        numbers: numbers,
+                        encoder: &encoder
                     )
-                }
-                report.add(merge.report)
+                )
+                report.add(RecordMerge.new(state, watermark: numbers.watermark))
             }
             added = encoder.takeAddedEntries()
             return
@@ -162,11 +165,10 @@ struct BatchMerge: Sendable {
         added = encoder.takeAddedEntries()
     }
 
-    /// Whether `batch` names each record once.
-    private static func namesEachOnce(_ batch: [RecordState]) -> Bool {
-        var ids: Set<TransactionID> = []
-        ids.reserveCapacity(batch.count)
-        return batch.allSatisfy { ids.insert($0.id).inserted }
+    /// The positions of `ids` in increasing order, if no id is there twice; `nil` if one is.
+    private static func orderNamingEachOnce(_ ids: [TransactionID]) -> [Int]? {
+        let order = ids.indices.sorted { ids[$0] < ids[$1] }
+        return zip(order, order.dropFirst()).contains { ids[$0] == ids[$1] } ? nil : order
     }
 
     /// Takes note of `result`, which replaces the stored state `local` (`nil`: none): whether it

@@ -119,7 +119,8 @@ extension LedgerDatabase {
             }
             // The records are decrypted and decoded on a thread of their own while the ones
             // before them merge here; a failure of either ends the transaction as before.
-            let records = ProducerThread<ReceivedRecord>(
+            // Optional, so that the merge takes each one out of its batch (`take`).
+            let records = ProducerThread<ReceivedRecord?>(
                 name: "txledger.import",
                 batchSize: LedgerTransaction.mergeBatchSize
             ) { yield in
@@ -134,11 +135,12 @@ extension LedgerDatabase {
             var count = 0
             let each: ((consuming RecordState, consuming ReceivedFrame?) throws -> Void) throws -> Void = { merge in
                 while var batch = try records.next() {
-                    // Taken from the end, each record moves out of its batch into the merge
-                    // instead of being copied there and freed with the batch.
-                    batch.reverse()
-                    while let received = batch.popLast() {
-                        try merge(received.state, received.frame)
+                    // Each record moves out of its batch into the merge instead of being copied
+                    // there and freed with the batch (reversing the batch to pop it from its
+                    // end swapped each record by copying it).
+                    for index in batch.indices {
+                        let (state, frame) = batch[index].take()!
+                        try merge(state, frame)
                         count += 1
                     }
                 }

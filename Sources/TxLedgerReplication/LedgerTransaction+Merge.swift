@@ -78,6 +78,8 @@ extension LedgerTransaction {
         // thread writes the batch before; what changes is written in id order.
         do {
             var batch: [RecordState] = []
+            // Each one's id, read as it came in (reading it from the batch copied each state).
+            var batchIDs: [TransactionID] = []
             // Each record's received frame, kept while the record is as it was received.
             var frames: [ReceivedFrame?] = []
             let worker = FrameWorker(label: "txledger.merge-worker", encoder: try store.lendEncoder())
@@ -90,8 +92,11 @@ extension LedgerTransaction {
                 let merged = try job.result()
                 try store.addEntries(merged.added)
                 var loaded: [RecordRow.Values] = []
-                for write in merged.writes {
-                    switch write {
+                loaded.reserveCapacity(load == nil ? 0 : merged.writes.count)
+                // Each write read where it lies: a copy of each made the writer copy a whole
+                // `Write`, a received state's size, to use the row in it.
+                for index in merged.writes.indices {
+                    switch merged.writes[index] {
                     case let .row(row) where load != nil, let .new(row) where load != nil: loaded.append(row)
                     case let .row(row): try store.save(row)
                     case let .new(row): try store.saveNew(row)
@@ -109,10 +114,10 @@ extension LedgerTransaction {
                 worker.dispose(merged)
             }
             func mergeBatch() throws {
-                let ids = Set(batch.map(\.id))
+                let ids = Set(batchIDs)
                 // A record whose state was purged here keeps the mark it was cleared with.
                 for (id, through) in try store.tombstones(vault: vault, ids: Array(ids)) {
-                    for index in batch.indices where batch[index].id == id {
+                    for index in batch.indices where batchIDs[index] == id {
                         batch[index].cleared = batch[index].cleared.joined(
                             with: ClearMark(through: through, stamp: through)
                         )
@@ -127,6 +132,7 @@ extension LedgerTransaction {
                 let named = Array(ids)
                 let stored = try store.fetchStoredRows(ids: load?.mayBeStored(named) ?? named, rowsOnly: load != nil)
                 let received = batch
+                let receivedIDs = batchIDs
                 let receivedFrames = frames
                 let (tables, path) = (try store.frameTables(), store.path)
                 let numbers = try store.rowNumbers(vault: vault)
@@ -134,6 +140,7 @@ extension LedgerTransaction {
                 let job = worker.start { encoder in
                     try BatchMerge(
                         received,
+                        ids: receivedIDs,
                         frames: receivedFrames,
                         stored: stored,
                         tables: tables,
@@ -147,6 +154,7 @@ extension LedgerTransaction {
                 if let pending = inFlight { try write(pending.job) }
                 inFlight = (ids, job)
                 batch.removeAll(keepingCapacity: true)
+                batchIDs.removeAll(keepingCapacity: true)
                 frames.removeAll(keepingCapacity: true)
             }
             // What a cut leaves of a record, or the record as received (moved, not copied), with
@@ -161,6 +169,7 @@ extension LedgerTransaction {
                     report.recordsUnchanged += 1
                     return
                 }
+                batchIDs.append(incoming.id)
                 batch.append(incoming)
                 frames.append(unchanged ? frame : nil)
                 if batch.count == Self.mergeBatchSize { try mergeBatch() }

@@ -12,8 +12,7 @@ struct RecordMerge {
     init(local: RecordState?, incoming: RecordState, watermark: Stamp?) {
         guard let local else {
             result = incoming
-            report.registersUpdated = Self.registerCount
-            if incoming.isVisible(clearedThrough: watermark) { report.recordsAdded = 1 }
+            report = Self.new(incoming, watermark: watermark)
             return
         }
         let joined = local.joined(with: incoming)
@@ -38,6 +37,15 @@ struct RecordMerge {
             }
         case (false, false): break
         }
+    }
+
+    /// What merging `incoming` where no state of its record is stored changes: every register,
+    /// and a record added if the watermark leaves it visible.
+    static func new(_ incoming: RecordState, watermark: Stamp?) -> MergeReport {
+        var report = MergeReport()
+        report.registersUpdated = registerCount
+        if incoming.isVisible(clearedThrough: watermark) { report.recordsAdded = 1 }
+        return report
     }
 
     /// facts, pending, terminal, inferred, lastCheckedAt, note, labels, hidden, and a newer

@@ -19,17 +19,15 @@ package struct DecodedFrame: Sendable {
     package func validated() throws -> ReceivedRecord {
         let record = try FrameDecoder.record(fields, version: version, index: index)
         guard let tables, version >= 4, isWrittenAsEncoded(record) else {
-            return ReceivedRecord(state: record, frame: nil)
+            return (record, nil)
         }
-        return ReceivedRecord(
-            state: record,
-            frame: ReceivedFrame(
-                bytes: bytes,
-                tables: tables.tables,
-                textsBefore: tables.textsBefore,
-                replicasBefore: tables.replicasBefore
-            )
+        let frame = ReceivedFrame(
+            bytes: bytes,
+            tables: tables.tables,
+            textsBefore: tables.textsBefore,
+            replicasBefore: tables.replicasBefore
         )
+        return (record, frame)
     }
 
     /// Whether encoding `record` gives the fields as written: no field of a newer version (a
