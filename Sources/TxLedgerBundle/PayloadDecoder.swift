@@ -9,12 +9,16 @@ import TxLedgerMembership
 /// field numbers in increasing order, wire types, replica and shared text references, each
 /// frame's shape (`FrameShape`), and each record as the ledger validates input (its vault is
 /// the header's). Any deviation is `BundleError.malformedContent`: nothing is repaired.
+///
+/// Frames are read in turn, `validatedTogether` at a time, and their records then validated
+/// at once on every core (`FrameValidation`); the records come out one by one, in order, and
+/// the first failure in payload order is the one thrown, a failure of the file first.
 package struct PayloadDecoder {
 
     package let header: ChangeSetHeader
     /// Format 5: the author, the vault's first recovery identity and the membership log.
     package let devices: DeviceSection?
-    /// Records decoded so far.
+    /// Records returned so far (`next`, `nextReceived`, `nextWrittenFields`).
     package private(set) var recordCount = 0
     private let reader: BundleReader
     private var source: StreamBytes
