@@ -11,6 +11,19 @@ enum BundleFixture {
 
     static func passphrase() throws -> BundleSecret { .passphrase(try Passphrase(passphraseText)) }
 
+    /// The header of a full change set of vault-1 from replica 7 that knows nothing, for a
+    /// payload a test writes by hand.
+    static var header: ChangeSetHeader {
+        ChangeSetHeader(
+            vaultId: "vault-1",
+            origin: ReplicaID(rawValue: 7),
+            since: 0,
+            through: 1,
+            knowledge: [:],
+            clearedThrough: nil
+        )
+    }
+
     /// One secret of each kind.
     static func secrets() throws -> [BundleSecret] { [.syncKey(SyncKey.generate()), try passphrase()] }
 

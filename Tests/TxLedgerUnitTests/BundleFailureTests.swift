@@ -228,14 +228,7 @@ import Testing
 
     @Test func authenticContentThatIsInvalidIsRejected() async throws {
         let setup = try await Setup(.syncKey(.generate()))
-        let header = ChangeSetHeader(
-            vaultId: "vault-1",
-            origin: ReplicaID(rawValue: 7),
-            since: 0,
-            through: 1,
-            knowledge: [:],
-            clearedThrough: nil
-        )
+        let header = BundleFixture.header
         var good = PayloadEncoder()
         good.encode(header)
         good.encode(try #require(try await setup.source.ledger.state(try Fixture.send(hash: 1).id)))

@@ -34,17 +34,6 @@ struct DeviceKeyPayloadTests {
         return [add, root]
     }
 
-    func header() -> ChangeSetHeader {
-        ChangeSetHeader(
-            vaultId: "vault-1",
-            origin: ReplicaID(rawValue: 7),
-            since: 0,
-            through: 1,
-            knowledge: [:],
-            clearedThrough: nil
-        )
-    }
-
     @Test func aSignedPayloadReadsBackWithItsDeviceSectionAndRecords() async throws {
         let ledger = try await TestLedger()
         let record = try Fixture.send(hash: 1)
@@ -57,7 +46,7 @@ struct DeviceKeyPayloadTests {
         )
         #expect(section.operations.map(\.id) == section.operations.map(\.id).sorted())
         var encoder = PayloadEncoder()
-        encoder.encode(header(), devices: section)
+        encoder.encode(BundleFixture.header, devices: section)
         encoder.encode(state)
 
         let directory = try TemporaryDirectory()

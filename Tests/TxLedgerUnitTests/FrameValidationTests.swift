@@ -23,16 +23,7 @@ struct FrameValidationTests {
         secret: BundleSecret
     ) async throws -> (path: String, states: [RecordState], ends: [Int]) {
         var payload = PayloadEncoder()
-        payload.encode(
-            ChangeSetHeader(
-                vaultId: "vault-1",
-                origin: ReplicaID(rawValue: 7),
-                since: 0,
-                through: 1,
-                knowledge: [:],
-                clearedThrough: nil
-            )
-        )
+        payload.encode(BundleFixture.header)
         var states: [RecordState] = []
         var ends: [Int] = []
         for index in 0..<count {
