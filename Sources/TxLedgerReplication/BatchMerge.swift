@@ -69,6 +69,7 @@ struct BatchMerge: Sendable {
         comparing: Int64?,
         encoder: inout FrameEncoder
     ) throws {
+        precondition(ids.count == batch.count, "a batch's ids are its states' ids, in order")
         // A batch of records none of which is stored here, each named once (a load, new
         // records): each received state is what is written, without the lookups below, and
         // read where it lies in the batch (a `RecordMerge` of each copied it twice).
