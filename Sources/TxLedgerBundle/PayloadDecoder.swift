@@ -10,7 +10,8 @@ import TxLedgerMembership
 /// frame's shape (`FrameShape`), and each record as the ledger validates input (its vault is
 /// the header's). Any deviation is `BundleError.malformedContent`: nothing is repaired.
 ///
-/// Frames are read in turn, `validatedTogether` at a time, and their records then validated
+/// Frames are read in turn, `validatedTogether` at a time (fewer when they hold more than
+/// `aheadBytes`), and their records then validated
 /// at once on every core (`FrameValidation`); the records come out one by one, in order, and
 /// the first failure in payload order is the one thrown, a failure of the file first.
 package struct PayloadDecoder {
@@ -32,6 +33,13 @@ package struct PayloadDecoder {
 
     /// Frames read in turn, then validated at once (`FrameValidation`).
     static let validatedTogether = FrameDecoder.maxSpareFields
+    /// Bytes of frames read ahead at most (the frame that passes it included): one largest
+    /// frame's worth, so that reading ahead holds about what reading one frame could, not 512
+    /// frames of up to 8 MiB each.
+    static let aheadBytes = FrameDecoder.maxFrameBytes
+
+    /// Records read and validated but not yet returned.
+    var recordsAhead: Int { ahead.records.count - served }
 
     /// Failures of the file itself come before those of its content (bundle-format.md,
     /// "Reading"): when decoding fails, every chunk left is still read and authenticated.
@@ -143,7 +151,8 @@ package struct PayloadDecoder {
         return received
     }
 
-    /// Reads up to `validatedTogether` frames in turn and validates them at once. The records
+    /// Reads up to `validatedTogether` frames in turn, stopping once they hold `aheadBytes`,
+    /// and validates them at once. The records
     /// before the first failure are served; then the failure: a record's, else the one that
     /// ended reading (a frame's, or the file's). That is the order reading and validating each
     /// frame in turn gives; a failure of the file after a record that failed is still reported
@@ -152,8 +161,10 @@ package struct PayloadDecoder {
         var decoded: [DecodedFrame] = []
         decoded.reserveCapacity(Self.validatedTogether)
         var failure: (any Error)?
+        var bytes = 0
         do {
-            while decoded.count < Self.validatedTogether, let frame = try nextFrame() {
+            while decoded.count < Self.validatedTogether, bytes < Self.aheadBytes, let frame = try nextFrame() {
+                bytes += frame.count
                 decoded.append(try frames.read(frame, vault: header.vaultId, index: recordCount + decoded.count))
             }
         } catch {

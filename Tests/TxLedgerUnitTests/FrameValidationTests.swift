@@ -119,6 +119,36 @@ struct FrameValidationTests {
         }
     }
 
+    /// Large frames are read ahead up to `aheadBytes`, not 512 of them: a payload of 1 MiB
+    /// messages holds about eight at a time.
+    @Test func largeFramesAreReadAheadByTheirBytes() async throws {
+        let folder = try TemporaryDirectory()
+        let secret = BundleSecret.syncKey(.generate())
+        var payload = PayloadEncoder()
+        payload.encode(BundleFixture.header)
+        let count = 12
+        let messages = (0..<count).map { "\($0) " + String(repeating: "a", count: 1 << 20 - 8) }
+        for message in messages {
+            payload.encode(RecordState(recording: try Fixture.signature(message: message), stamp: Self.stamp))
+        }
+        let path = try await BundleFixture.seal(payload.bytes, with: secret, in: folder)
+        let (first, ahead, rest) = try await DedicatedThread.run {
+            var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
+            let first = try decoder.next()
+            let ahead = decoder.recordsAhead
+            var rest = 0
+            while try decoder.next() != nil { rest += 1 }
+            return (first, ahead, rest)
+        }
+        guard case let .signature(signature)? = first?.facts.value.details else {
+            Issue.record("the first record is the first signature")
+            return
+        }
+        #expect(signature.message == messages[0])
+        #expect(ahead == PayloadDecoder.aheadBytes / (1 << 20) - 1)
+        #expect(rest == count - 1)
+    }
+
     /// An invalid record in the chunk before the last, in a group that reading ahead took into
     /// the damaged end of the file: the damage is reported, as reading one record at
     /// a time would report it (the reader throws its failure again).
