@@ -28,7 +28,12 @@ package struct PayloadDecoder {
     /// Records read and validated ahead (`readAhead`), served in order from `served`; then the
     /// error that ended them, if one did.
     private var ahead = FrameValidation([])
+    /// The byte length of each frame read ahead.
+    private var aheadLengths: [Int] = []
     private var served = 0
+    /// The byte length of the frame of the record returned last: what a consumer that holds
+    /// records counts them by (`ProducerThread`'s batches, a merge's).
+    package private(set) var lastFrameBytes = 0
     private var aheadFailure: (any Error)?
 
     /// Frames read in turn, then validated at once (`FrameValidation`).
@@ -146,6 +151,7 @@ package struct PayloadDecoder {
         }
         // Every record before the first failure validated.
         let received = ahead.records[served].take()!
+        lastFrameBytes = aheadLengths[served]
         served += 1
         recordCount += 1
         return received
@@ -162,9 +168,11 @@ package struct PayloadDecoder {
         decoded.reserveCapacity(Self.validatedTogether)
         var failure: (any Error)?
         var bytes = 0
+        aheadLengths.removeAll(keepingCapacity: true)
         do {
             while decoded.count < Self.validatedTogether, bytes < Self.aheadBytes, let frame = try nextFrame() {
                 bytes += frame.count
+                aheadLengths.append(frame.count)
                 decoded.append(try frames.read(frame, vault: header.vaultId, index: recordCount + decoded.count))
             }
         } catch {

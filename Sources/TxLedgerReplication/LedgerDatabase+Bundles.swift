@@ -120,12 +120,13 @@ extension LedgerDatabase {
             // The records are decrypted and decoded on a thread of their own while the ones
             // before them merge here; a failure of either ends the transaction as before.
             // Optional, so that the merge takes each one out of its batch (`take`).
-            let records = ProducerThread<ReceivedRecord?>(
+            let records = ProducerThread<(record: ReceivedRecord, bytes: Int)?>(
                 name: "txledger.import",
-                batchSize: LedgerTransaction.mergeBatchSize
+                limit: LedgerTransaction.mergeBatch
             ) { yield in
                 while let received = try decoder.nextReceived() {
-                    try yield(received)
+                    let bytes = decoder.lastFrameBytes
+                    try yield((received, bytes), bytes)
                     if decoder.recordCount % BundleProgress.recordInterval == 0 {
                         progress?(BundleProgress(phase: .merging, completed: reader.bytesRead, total: reader.fileSize))
                     }
@@ -133,14 +134,15 @@ extension LedgerDatabase {
             }
             defer { records.stop() }
             var count = 0
-            let each: ((consuming RecordState, consuming ReceivedFrame?) throws -> Void) throws -> Void = { merge in
+            let each: ((consuming RecordState, consuming ReceivedFrame?, Int) throws -> Void) throws -> Void = {
+                merge in
                 while var batch = try records.next() {
                     // Each record moves out of its batch into the merge instead of being copied
                     // there and freed with the batch (reversing the batch to pop it from its
                     // end swapped each record by copying it).
                     for index in batch.indices {
-                        let (state, frame) = batch[index].take()!
-                        try merge(state, frame)
+                        let ((state, frame), bytes) = batch[index].take()!
+                        try merge(state, frame, bytes)
                         count += 1
                     }
                 }
@@ -148,7 +150,7 @@ extension LedgerDatabase {
             var coverage: FullCoverage?
             if let admission, admission.refusal != nil {
                 try transaction.setAside(
-                    records: { setAside in try each { record, _ in try setAside(record) } },
+                    records: { setAside in try each { record, _, _ in try setAside(record) } },
                     membership: admission.membership,
                     report: &report
                 )

@@ -20,7 +20,7 @@ extension LedgerDatabase {
                 try transaction.merge(
                     changes.header,
                     membership: try transaction.membership(changes.vaultId),
-                    records: { merge in for record in changes.records { try merge(record, nil) } },
+                    records: { merge in for record in changes.records { try merge(record, nil, 0) } },
                     report: &report
                 )
             }
@@ -37,12 +37,14 @@ extension LedgerDatabase {
         let report = try await write { transaction in
             // One read of the other file (one snapshot of it), on a thread of its own: its
             // records are decoded there while the ones before them merge here.
-            let batchSize = LedgerTransaction.mergeBatchSize
-            let items = ProducerThread<SourceItem>(name: "txledger.merge", batchSize: batchSize) { yield in
+            let items = ProducerThread<SourceItem>(name: "txledger.merge", limit: LedgerTransaction.mergeBatch) {
+                yield in
                 try source.read { store in
                     for vault in try store.vaults() {
-                        try yield(.changes(try store.changeSetHeader(vault, since: 0)))
-                        try store.forEachStored(vault: vault, changedAfter: 0) { try yield(.record($0)) }
+                        try yield(.changes(try store.changeSetHeader(vault, since: 0)), 0)
+                        try store.forEachStored(vault: vault, changedAfter: 0) { state, bytes in
+                            try yield(.record(state, bytes: bytes), bytes)
+                        }
                     }
                 }
             }
@@ -61,8 +63,8 @@ extension LedgerDatabase {
                     membership: try transaction.membership(header.vaultId),
                     records: { merge in
                         item = try nextItem()
-                        while case let .record(record)? = item {
-                            try merge(record, nil)
+                        while case let .record(record, bytes)? = item {
+                            try merge(record, nil, bytes)
                             item = try nextItem()
                         }
                     },
@@ -90,5 +92,6 @@ extension LedgerDatabase {
 /// then that vault's records.
 private enum SourceItem {
     case changes(ChangeSetHeader)
-    case record(RecordState)
+    /// A record, and the bytes of its stored frame.
+    case record(RecordState, bytes: Int)
 }

@@ -3,12 +3,16 @@ import TxLedgerMembership
 import TxLedgerStore
 
 extension LedgerTransaction {
-    /// Records merged per batch (one query reads their stored states).
-    static let mergeBatchSize = 256
+    /// Records merged per batch (one query reads their stored states), and the bytes of the
+    /// frames they were read from past which a batch is merged with fewer: batches of 256
+    /// records of 1 MiB messages held gigabytes, in the merge and in the batches read ahead of
+    /// it (`ProducerThread`).
+    package static let mergeBatch = BatchLimit(count: 256, bytes: 4 << 20)
 
     /// Merges one change set, given as its header and a function that calls its argument with
     /// each record in turn (so records can stream from a bundle), with the frame it came in when
-    /// a store may keep that frame (`ReceivedFrame`), inside the caller's transaction.
+    /// a store may keep that frame (`ReceivedFrame`) and the bytes of the frame it was read from
+    /// (0 for a record already in memory), inside the caller's transaction.
     /// Under a `membership`, the registers its cuts refuse are set aside, not merged.
     /// - Parameter folder: for a change set read from a shared folder, what that changes
     ///   (`FolderRead`).
@@ -20,7 +24,7 @@ extension LedgerTransaction {
         _ header: ChangeSetHeader,
         membership: Membership?,
         folder: FolderRead? = nil,
-        records: ((consuming RecordState, consuming ReceivedFrame?) throws -> Void) throws -> Void,
+        records: ((consuming RecordState, consuming ReceivedFrame?, _ bytes: Int) throws -> Void) throws -> Void,
         report: inout MergeReport
     ) throws -> FullCoverage? {
         let vault = try TextField.identifier.validate(header.vaultId, field: "vault")
@@ -82,6 +86,8 @@ extension LedgerTransaction {
             var batchIDs: [TransactionID] = []
             // Each record's received frame, kept while the record is as it was received.
             var frames: [ReceivedFrame?] = []
+            // The bytes of the frames the batch's records were read from.
+            var batchBytes = 0
             let worker = FrameWorker(label: "txledger.merge-worker", encoder: try store.lendEncoder())
             defer {
                 worker.waitUntilIdle()
@@ -156,10 +162,11 @@ extension LedgerTransaction {
                 batch.removeAll(keepingCapacity: true)
                 batchIDs.removeAll(keepingCapacity: true)
                 frames.removeAll(keepingCapacity: true)
+                batchBytes = 0
             }
             // What a cut leaves of a record, or the record as received (moved, not copied), with
             // its frame while the watermark takes nothing from it.
-            func take(_ counted: consuming RecordState, frame: consuming ReceivedFrame?) throws {
+            func take(_ counted: consuming RecordState, frame: consuming ReceivedFrame?, bytes: Int) throws {
                 var unchanged = true
                 counted.forEachStamp { stamp in
                     observe(stamp)
@@ -172,17 +179,18 @@ extension LedgerTransaction {
                 batchIDs.append(incoming.id)
                 batch.append(incoming)
                 frames.append(unchanged ? frame : nil)
-                if batch.count == Self.mergeBatchSize { try mergeBatch() }
+                batchBytes += bytes
+                if Self.mergeBatch.isReached(count: batch.count, bytes: batchBytes) { try mergeBatch() }
             }
-            try records { received, frame in
+            try records { received, frame, bytes in
                 coverage?.see(received.id, time: received.facts.value.timestamp.millis)
                 if let membership, !cuts.isEmpty,
                     try setAside(received, cuts: cuts, membership: membership, now: now, report: &report)
                 {
                     guard let kept = received.filtered(by: cuts) else { return }
-                    try take(kept, frame: nil)
+                    try take(kept, frame: nil, bytes: bytes)
                 } else {
-                    try take(received, frame: frame)
+                    try take(received, frame: frame, bytes: bytes)
                 }
             }
             if !batch.isEmpty { try mergeBatch() }

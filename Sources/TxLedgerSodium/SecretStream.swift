@@ -45,7 +45,10 @@ package final class SecretStreamEncryptor {
     /// tests make the others).
     func push(_ message: UnsafeRawBufferPointer, tag: UInt8, into output: inout [UInt8]) {
         let start = output.count
-        output.append(contentsOf: repeatElement(0, count: message.count + Self.abytes))
+        // Room for the ciphertext, zeroed from an array: appending a `repeatElement` went a byte
+        // at a time where the standard library is not optimized (debug builds, whose tests seal
+        // bundles of hundreds of megabytes).
+        output += [UInt8](repeating: 0, count: message.count + Self.abytes)
         let rc = output.withUnsafeMutableBufferPointer { out in
             crypto_secretstream_xchacha20poly1305_push(
                 &state,

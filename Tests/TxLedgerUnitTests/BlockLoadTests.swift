@@ -147,7 +147,7 @@ struct BlockLoadTests {
         let records = labelled.records.sorted {
             ($0.facts.value.timestamp, $0.id) < ($1.facts.value.timestamp, $1.id)
         }
-        #expect(records.firstIndex { $0.id == open.id }! < records.count - LedgerTransaction.mergeBatchSize)
+        #expect(records.firstIndex { $0.id == open.id }! < records.count - LedgerTransaction.mergeBatch.count)
         let device = try await TestLedger()
         _ = try await device.ledger.merge(ChangeSet(header: labelled.header, records: records + [copy]))
         let joined = try await main(device.ledger).first { $0.id == open.id }

@@ -19,7 +19,7 @@ struct ExportTranscodingTests {
             let header = try store.changeSetHeader(vault, since: 0)
             var encoded = PayloadEncoder()
             encoded.encode(header)
-            try store.forEachStored(vault: vault, changedAfter: 0) { encoded.encode($0) }
+            try store.forEachStored(vault: vault, changedAfter: 0) { state, _ in encoded.encode(state) }
             var transcoded = PayloadEncoder()
             transcoded.encode(header)
             try store.forEachStoredFrame(vault: vault, changedAfter: 0) { frame, time, tables in

@@ -84,6 +84,29 @@ struct FrameValidationTests {
         }
     }
 
+    /// Each record read comes with the bytes of its frame (`lastFrameBytes`), by which an
+    /// import counts the records it holds: its frame's share of the payload, less the length
+    /// that precedes it.
+    @Test func eachRecordComesWithItsFrameBytes() async throws {
+        let folder = try TemporaryDirectory()
+        let secret = BundleSecret.syncKey(.generate())
+        let (path, _, ends) = try await Self.sealed(in: folder, secret: secret)
+        var header = PayloadEncoder()
+        header.encode(BundleFixture.header)
+        let lengths = try await DedicatedThread.run {
+            var decoder = try PayloadDecoder(BundleReader(path: path, secret: secret))
+            var lengths: [Int] = []
+            while try decoder.nextReceived() != nil { lengths.append(decoder.lastFrameBytes) }
+            return lengths
+        }
+        try #require(lengths.count == ends.count)
+        let starts = [header.bytes.count] + ends.dropLast()
+        for (index, length) in lengths.enumerated() {
+            let prefix = (Int.bitWidth - length.leadingZeroBitCount + 6) / 7
+            #expect(prefix + length == ends[index] - starts[index], "record \(index)")
+        }
+    }
+
     /// Invalid records in one part of a group, in two parts of one group, in two groups.
     @Test(arguments: [[40], [40, 300], [300, 40 + PayloadDecoder.validatedTogether], [count - 1]])
     func theFirstInvalidRecordIsReportedAfterTheRecordsBeforeIt(invalid: [Int]) async throws {

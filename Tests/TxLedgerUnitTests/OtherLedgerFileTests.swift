@@ -20,7 +20,7 @@ struct OtherLedgerFileTests {
         let other = try await otherLedger()
         #expect {
             let file = try OtherLedgerFile(path: other.ledger.path, notBeing: "/nonexistent", steps: 100_000)
-            try file.read { store in try store.forEachStored(vault: "main", changedAfter: 0) { _ in } }
+            try file.read { store in try store.forEachStored(vault: "main", changedAfter: 0) { _, _ in } }
         } throws: { error in
             guard let failure = error as? LedgerError, failure.code == .unreadableDatabase, let path = failure.path,
                 let reason = failure.reason
@@ -29,9 +29,19 @@ struct OtherLedgerFileTests {
         }
         // The same file within the default budget reads to its end.
         let whole = try OtherLedgerFile(path: other.ledger.path, notBeing: "/nonexistent")
-        var count = 0
-        try whole.read { store in try store.forEachStored(vault: "main", changedAfter: 0) { _ in count += 1 } }
+        var (count, bytes) = (0, 0)
+        try whole.read { store in
+            try store.forEachStored(vault: "main", changedAfter: 0) { _, frameBytes in
+                count += 1
+                bytes += frameBytes
+            }
+        }
         #expect(count == 5000)
+        // Each record comes with the bytes of its stored frame, which a merge counts.
+        let stored = try await other.ledger.database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT sum(length(state)) FROM record")
+        }
+        #expect(bytes == stored)
     }
 
     @Test func epochsThatStartAfterTheLastChangeAreRefused() async throws {

@@ -11,8 +11,8 @@ struct ProducerThreadTests {
 
     @Test func everyElementArrivesInOrderInBatches() async throws {
         let batches = try await DedicatedThread.run {
-            let producer = ProducerThread<Int>(name: "test.producer", batchSize: 1000) { yield in
-                for i in 0..<2501 { try yield(i) }
+            let producer = ProducerThread<Int>(name: "test.producer", limit: BatchLimit(count: 1000)) { yield in
+                for i in 0..<2501 { try yield(i, 0) }
             }
             defer { producer.stop() }
             var batches: [[Int]] = []
@@ -23,12 +23,30 @@ struct ProducerThreadTests {
         #expect(batches.joined().elementsEqual(0..<2501))
     }
 
+    /// A batch closes once its elements hold its limit's bytes as the producer counts them,
+    /// before it has its count: large elements (records of 1 MiB messages) wait a few at a time.
+    @Test func batchesCloseOnceTheyHoldTheirBytes() async throws {
+        let batches = try await DedicatedThread.run {
+            let producer = ProducerThread<Int>(name: "test.producer", limit: BatchLimit(count: 100, bytes: 10)) {
+                yield in
+                for i in 0..<30 { try yield(i, i < 20 ? 4 : 0) }
+            }
+            defer { producer.stop() }
+            var batches: [[Int]] = []
+            while let batch = try producer.next() { batches.append(batch) }
+            return batches
+        }
+        // Three elements of 4 bytes pass 10; the last batch ends with elements counted as 0.
+        #expect(batches.map(\.count) == [3, 3, 3, 3, 3, 3, 12])
+        #expect(batches.joined().elementsEqual(0..<30))
+    }
+
     /// An error comes after every element made before it, the unfinished batch's included, as
     /// it would in a loop that handles each element before making the next.
     @Test func anErrorComesAfterTheElementsBeforeIt() async throws {
         let (seen, error) = try await DedicatedThread.run {
-            let producer = ProducerThread<Int>(name: "test.producer", batchSize: 10) { yield in
-                for i in 0..<25 { try yield(i) }
+            let producer = ProducerThread<Int>(name: "test.producer", limit: BatchLimit(count: 10)) { yield in
+                for i in 0..<25 { try yield(i, 0) }
                 throw Broken()
             }
             defer { producer.stop() }
@@ -50,11 +68,11 @@ struct ProducerThreadTests {
         let returned = LockedValue(false)
         let made = LockedValue(0)
         let first = try await DedicatedThread.run {
-            let producer = ProducerThread<Int>(name: "test.producer", batchSize: 4) { yield in
+            let producer = ProducerThread<Int>(name: "test.producer", limit: BatchLimit(count: 4)) { yield in
                 defer { returned.set(true) }
                 var i = 0
                 while true {
-                    try yield(i)
+                    try yield(i, 0)
                     made.update { $0 += 1 }
                     i += 1
                 }

@@ -137,7 +137,7 @@ struct ReplicationTests {
         try await a.ledger.setNote("from a", for: record.id)
         try await c.ledger.record(record)
         _ = try await c.ledger.updateStatus(record.id, to: .confirmed(at: Fixture.start))
-        let size = LedgerTransaction.mergeBatchSize
+        let size = LedgerTransaction.mergeBatch.count
         try await a.ledger.record(try (2...(size * 3)).map { try Fixture.minimalSend(hash: $0) })
         let fromA = try await a.ledger.changes(vault: record.vaultId)
         let filler = fromA.records.filter { $0.id != record.id }

@@ -24,12 +24,13 @@ package enum RecordBatches {
             let batch = ranges[start..<min(start + batchSize, ranges.count)]
             return data.startIndex + batch.first!.lowerBound..<data.startIndex + batch.last!.upperBound
         }
-        return ProducerThread(name: "txledger.record-json", batchSize: batchSize) { yield in
+        return ProducerThread(name: "txledger.record-json", limit: BatchLimit(count: batchSize)) { yield in
             for start in stride(from: 0, to: batches.count, by: decodedTogether) {
                 let together = batches[start..<min(start + decodedTogether, batches.count)]
                 for records in decode(together.map { data[$0] }) {
                     guard let records else { throw DecodingFailure() }
-                    try records.forEach(yield)
+                    // Counted by number only: the list they come from is in memory whole.
+                    for record in records { try yield(record, 0) }
                 }
             }
         }

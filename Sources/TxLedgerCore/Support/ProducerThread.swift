@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The consumer sees exactly what a sequential loop would: every element in the order it was
 /// made, then the producer's error if it threw one, then the end. At most `aheadLimit` batches
-/// wait, so memory stays bounded. The consumer calls `stop()` when it is done or fails: the
+/// wait, each within its `BatchLimit` (a record of outside input counts its frame's bytes), so
+/// memory stays bounded whatever the elements hold. The consumer calls `stop()` when it is done or fails: the
 /// producer stops at its next element, and `stop()` returns once it has returned and let go
 /// of what it held (a file, a read of a database). The consumer runs on a thread that may
 /// block (a GRDB queue), never on Swift's cooperative pool.
@@ -14,9 +15,9 @@ package final class ProducerThread<Element>: @unchecked Sendable {
     /// Batches that may wait for the consumer.
     private static var aheadLimit: Int { 4 }
 
-    private let batchSize: Int
+    private let limit: BatchLimit
     /// Set until the producer returns; then released, with everything it captured.
-    private var produce: ((_ yield: (consuming Element) throws -> Void) throws -> Void)?
+    private var produce: ((_ yield: (consuming Element, _ bytes: Int) throws -> Void) throws -> Void)?
 
     /// Guards everything below.
     private let condition = NSCondition()
@@ -30,14 +31,14 @@ package final class ProducerThread<Element>: @unchecked Sendable {
     private struct Stopped: Error {}
 
     /// Starts `produce` on a thread named `name`. It calls its argument with each element in
-    /// turn; the elements reach `next()` in batches of `batchSize` (the last may be smaller).
+    /// turn and the bytes it holds (0: counted by number only); the elements reach `next()` in
+    /// batches as full as `limit` lets them be (the last may be less).
     package init(
         name: String,
-        batchSize: Int,
-        produce: @escaping (_ yield: (consuming Element) throws -> Void) throws -> Void
+        limit: BatchLimit,
+        produce: @escaping (_ yield: (consuming Element, _ bytes: Int) throws -> Void) throws -> Void
     ) {
-        precondition(batchSize > 0, "a batch holds at least one element")
-        self.batchSize = batchSize
+        self.limit = limit
         self.produce = produce
         let thread = Thread { [self] in run() }
         thread.name = name
@@ -81,15 +82,18 @@ package final class ProducerThread<Element>: @unchecked Sendable {
     private func produceAll() {
         guard let produce else { return }
         var batch: [Element] = []
-        batch.reserveCapacity(batchSize)
+        batch.reserveCapacity(min(limit.count, 1024))
+        var bytes = 0
         do {
             // Each element is moved into its batch, not copied (a record holds tens of
             // references, each retained by a copy).
-            try produce { (element: consuming Element) in
+            try produce { (element: consuming Element, size: Int) in
                 batch.append(element)
-                if batch.count == batchSize {
+                bytes += size
+                if limit.isReached(count: batch.count, bytes: bytes) {
                     try hand(batch)
                     batch.removeAll(keepingCapacity: true)
+                    bytes = 0
                 }
             }
             if !batch.isEmpty { try hand(batch) }

@@ -412,7 +412,7 @@ package final class RecordStore {
     /// Every stored state of `vault` changed after the change sequence number `since`.
     package func fetchStored(vault: String, changedAfter since: Int64) throws -> [RecordState] {
         var states: [RecordState] = []
-        try forEachStored(vault: vault, changedAfter: since) { states.append($0) }
+        try forEachStored(vault: vault, changedAfter: since) { state, _ in states.append(state) }
         return states
     }
 
@@ -446,12 +446,20 @@ package final class RecordStore {
     }
 
     /// Calls `body` with each stored state of `vault` changed after `since`, in history order
-    /// (`time`, then id: the order of a change set), reading one row at a time.
-    package func forEachStored(vault: String, changedAfter since: Int64, _ body: (RecordState) throws -> Void) throws {
-        try forEach(
-            Self.changedInVaultInHistoryOrder(RecordRow.selection, from: .recordAndVault, vault: vault, since: since),
-            body
+    /// (`time`, then id: the order of a change set), reading one row at a time, and the bytes of
+    /// its stored frame.
+    package func forEachStored(
+        vault: String,
+        changedAfter since: Int64,
+        _ body: (_ state: RecordState, _ frameBytes: Int) throws -> Void
+    ) throws {
+        let query = Self.changedInVaultInHistoryOrder(
+            RecordRow.selection,
+            from: .recordAndVault,
+            vault: vault,
+            since: since
         )
+        try forEachWithFrameBytes(query.sql, query.arguments, body)
     }
 
     /// Calls `body` with the stored frame and `time` of each record of `vault` changed after
@@ -529,10 +537,21 @@ package final class RecordStore {
     }
 
     func forEach(_ sql: String, _ arguments: StatementArguments, _ body: (RecordState) throws -> Void) throws {
+        try forEachWithFrameBytes(sql, arguments) { state, _ in try body(state) }
+    }
+
+    /// Calls `body` with each record `sql` selects (`RecordRow.selection`), one row at a time,
+    /// and the bytes of the frame it was decoded from.
+    func forEachWithFrameBytes(
+        _ sql: String,
+        _ arguments: StatementArguments,
+        _ body: (_ state: RecordState, _ frameBytes: Int) throws -> Void
+    ) throws {
         let statement = try db.cachedStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         while try rows.next() != nil {
-            try body(try StoredRow(statement).decode(tables: try frameTables(), path: path))
+            let row = StoredRow(statement)
+            try body(try row.decode(tables: try frameTables(), path: path), row.frameBytes)
         }
     }
 }

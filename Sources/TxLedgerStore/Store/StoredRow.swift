@@ -10,6 +10,8 @@ package struct StoredRow: Sendable {
     private let vault: String?
     private let frame: [UInt8]?
     private let time: Int64?
+    /// The bytes of the row's stored frame (0 if it is not a blob).
+    package var frameBytes: Int { frame?.count ?? 0 }
     /// The row's change sequence number, where the query reads it (`fetchStoredRows`).
     package let changeSeq: Int64?
     /// The row's counted columns, where the query reads them (`fetchStoredRows`): what a write
