@@ -5,8 +5,9 @@ import Foundation
 /// before them (`Ledger.record(batches:)`): Foundation's `JSONDecoder` takes more time than
 /// writing the records does, and this machine has two cores.
 package enum RecordBatches {
-    /// Records per batch.
-    static let batchSize = 1000
+    /// Records per batch, fewer once their JSON holds 4 MiB: a list of records of 1 MiB
+    /// messages was decoded and handed over a thousand at a time.
+    static let batch = BatchLimit(count: 1000, bytes: 4 << 20)
     /// Batches decoded at once.
     private static let decodedTogether = 2
 
@@ -19,21 +20,37 @@ package enum RecordBatches {
     /// batches before it.
     package static func start(_ data: Data) -> ProducerThread<TransactionRecord>? {
         guard let ranges = data.withUnsafeBytes(RecordListElements.ranges(in:)) else { return nil }
-        // Each batch's records, with the commas between them.
-        let batches = stride(from: 0, to: ranges.count, by: batchSize).map { start in
-            let batch = ranges[start..<min(start + batchSize, ranges.count)]
-            return data.startIndex + batch.first!.lowerBound..<data.startIndex + batch.last!.upperBound
-        }
-        return ProducerThread(name: "txledger.record-json", limit: BatchLimit(count: batchSize)) { yield in
+        let batches = Self.batches(of: ranges.map(\.count))
+        return ProducerThread(name: "txledger.record-json", limit: batch) { yield in
             for start in stride(from: 0, to: batches.count, by: decodedTogether) {
                 let together = batches[start..<min(start + decodedTogether, batches.count)]
-                for records in decode(together.map { data[$0] }) {
-                    guard let records else { throw DecodingFailure() }
-                    // Counted by number only: the list they come from is in memory whole.
-                    for record in records { try yield(record, 0) }
+                // Each batch's records, with the commas between them.
+                let lists = together.map { elements in
+                    let (first, end) = (ranges[elements.first!].lowerBound, ranges[elements.last!].upperBound)
+                    return data[data.startIndex + first..<data.startIndex + end]
+                }
+                for (elements, records) in zip(together, decode(lists)) {
+                    guard let records, records.count == elements.count else { throw DecodingFailure() }
+                    for (element, record) in zip(elements, records) { try yield(record, ranges[element].count) }
                 }
             }
         }
+    }
+
+    /// The elements of a list whose elements are `sizes` bytes long, cut in batches as full as
+    /// `batch` lets them be, in order.
+    static func batches(of sizes: [Int]) -> [Range<Int>] {
+        var batches: [Range<Int>] = []
+        var (start, bytes) = (0, 0)
+        for (index, size) in sizes.enumerated() {
+            bytes += size
+            if batch.isReached(count: index + 1 - start, bytes: bytes) {
+                batches.append(start..<index + 1)
+                (start, bytes) = (index + 1, 0)
+            }
+        }
+        if start < sizes.count { batches.append(start..<sizes.count) }
+        return batches
     }
 
     /// The records of each list of `elements`, decoded at once on as many threads; `nil` for a
