@@ -7,10 +7,10 @@ import Foundation
 /// The consumer sees exactly what a sequential loop would: every element in the order it was
 /// made, then the producer's error if it threw one, then the end. At most `aheadLimit` batches
 /// wait, each within its `BatchLimit` (a record of outside input counts its frame's bytes), so
-/// memory stays bounded whatever the elements hold. The consumer calls `stop()` when it is done or fails: the
-/// producer stops at its next element, and `stop()` returns once it has returned and let go
-/// of what it held (a file, a read of a database). The consumer runs on a thread that may
-/// block (a GRDB queue), never on Swift's cooperative pool.
+/// memory stays bounded whatever the elements hold. The consumer calls `stop()` when it is
+/// done or fails: the producer stops at its next element, and `stop()` returns once it has
+/// returned and let go of what it held (a file, a read of a database). The consumer runs on
+/// a thread that may block (a GRDB queue), never on Swift's cooperative pool.
 package final class ProducerThread<Element>: @unchecked Sendable {
     /// Batches that may wait for the consumer.
     private static var aheadLimit: Int { 4 }
@@ -82,7 +82,7 @@ package final class ProducerThread<Element>: @unchecked Sendable {
     private func produceAll() {
         guard let produce else { return }
         var batch: [Element] = []
-        batch.reserveCapacity(min(limit.count, 1024))
+        batch.reserveCapacity(limit.count)
         var bytes = 0
         do {
             // Each element is moved into its batch, not copied (a record holds tens of
