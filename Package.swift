@@ -136,6 +136,7 @@ let package = Package(
             name: "TxLedgerBench",
             dependencies: [
                 "TxLedger",
+                "TxLedgerMembership",
                 sodium,
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -15,6 +15,7 @@ final class BenchReport {
         "folder.sync.nothing_new", "folder.sync.write_10", "folder.sync.read_10", "folder.bytes",
         "cli.export_full.100k", "cli.import.100k", "cli.merge.100k", "cli.record_json.100k",
         "devices.import_signed.100k", "devices.folder_key_bytes", "devices.folder_extra_bytes",
+        "devices.evaluate_hostile.4096",
     ]
 
     /// The required names this run did not produce.

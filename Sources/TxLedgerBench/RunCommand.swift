@@ -105,6 +105,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if groups.contains("devices") {
             try await DeviceKeysScenario(sizes: sizes, files: files, report: report).run()
+            try await MembershipScenario(report: report).run()
         }
         if groups.isSuperset(of: Self.allGroups), !report.missingNames.isEmpty {
             throw ValidationError("the run did not produce \(report.missingNames.joined(separator: ", "))")

@@ -22,8 +22,6 @@ package struct FolderSync {
     private var report = FolderSyncReport()
     /// What the ledger remembers of the folder's files, by name.
     private var known: [String: FolderFile] = [:]
-    /// The names the folder listed.
-    private var listed: Set<String> = []
     /// Whether the ledger held a vault when the sync began.
     private var holdsVaults = true
 
@@ -76,7 +74,6 @@ package struct FolderSync {
     /// The sync, given the folder's names and sizes as listed: a file may vanish after it.
     mutating func run(listing: [String: Int]) async throws -> FolderSyncReport {
         let folder = folder
-        listed = Set(listing.keys)
         holdsVaults = try await !database.read { try $0.vaults() }.isEmpty
         known = Dictionary(
             uniqueKeysWithValues: try await database.read { try $0.folderFiles(folder) }.map { ($0.name, $0) }
@@ -269,7 +266,7 @@ package struct FolderSync {
     /// other file under its replica id is removed (older ones, those another process or a
     /// copy of this file wrote, and all of them once it adopted another device's full file).
     private mutating func write(_ vault: String) async throws {
-        guard case let .write(membership, removals) = try await mayWrite(vault) else { return }
+        guard case let .write(membership, notices) = try await mayWrite(vault) else { return }
         let me = database.replicaID
         let mine = known.values.filter { $0.written && $0.vault == vault && $0.origin == me }.sorted {
             $0.through < $1.through
@@ -280,7 +277,6 @@ package struct FolderSync {
             ($0.coversThrough ?? 0) < ($1.coversThrough ?? 0)
         }
         var base = FolderBase.latest(own: ownFull, adopted: adopted, membership: membership)
-        let membershipChanged = base == nil && membership != nil
         // A peer that keeps syncing without taking this device's files may not read them
         // (damaged in the folder, say): the whole history is written again once.
         let unread = try await database.read { store in
@@ -303,11 +299,13 @@ package struct FolderSync {
             base = try await writeFull(vault, membership: membership)
             later = []
         }
-        // Notices tell removed devices what they cannot read elsewhere: none before a removal.
-        if removals, let device = credentials.device {
-            let notice = FolderFileName.notice(of: device, vault: vault)
-            if membershipChanged || !listed.contains(notice) {
-                try await database.writeNotice(vault: vault, to: folder + "/" + notice, credentials: credentials)
+        // Notices tell devices that are not members what they cannot read elsewhere: none
+        // before a removal or a rotation. Kept in step with the log (read back: a file of the
+        // folder may be older, damaged or gone).
+        if notices, let device = credentials.device {
+            let notice = folder + "/" + FolderFileName.notice(of: device, vault: vault)
+            if try await !database.holdsCurrentNotice(vault: vault, at: notice, credentials: credentials) {
+                try await database.writeNotice(vault: vault, to: notice, credentials: credentials)
             }
         }
         let keep = Set([base.file.name] + later.map(\.name))
@@ -339,8 +337,9 @@ package struct FolderSync {
     /// removals). A device that holds the recovery secret and is not a member joins first; one
     /// that may not write has the reason in the report.
     private enum WriteRight: Equatable {
-        /// `removals`: the log removed a device, so a membership notice is written too.
-        case write(membership: [UInt8]?, removals: Bool)
+        /// `notices`: the log holds a removal or a rotation, so a membership notice is written
+        /// too.
+        case write(membership: [UInt8]?, notices: Bool)
         case refused
     }
 
@@ -351,7 +350,7 @@ package struct FolderSync {
                     "vault '\(vault)' has no device keys here, and no key or passphrase was given"
                 return .refused
             }
-            return .write(membership: nil, removals: false)
+            return .write(membership: nil, notices: false)
         }
         let device = credentials.secret == nil ? credentials.device : try await credentials.deviceMadeIfNeeded()
         if let device, membership.members[device.deviceID]?.identity != device.publicIdentity,
@@ -383,7 +382,7 @@ package struct FolderSync {
             // Removed: it still writes (its own removals must reach the others), and says so.
             report.vaults[vault, default: .init()].removed = true
         }
-        return .write(membership: log.digest, removals: !now.removed.isEmpty)
+        return .write(membership: log.digest, notices: log.holdsCutters)
     }
 
     /// Writes a new file of `vault`'s changes after `since` and remembers it. A full file's name

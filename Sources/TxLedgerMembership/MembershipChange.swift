@@ -22,6 +22,15 @@ public enum MembershipChange: Hashable, Sendable {
         }
     }
 
+    /// Whether the change can cut other operations off (Specs/devices.md, "Evaluation"): a
+    /// removal or a rotation.
+    var cutsOff: Bool {
+        switch self {
+        case .remove, .rotateRecovery: true
+        case .add, .rename: false
+        }
+    }
+
     /// The recovery identity the change makes current, if it rotates the recovery secret.
     var newRecovery: PublicIdentity? {
         switch self {

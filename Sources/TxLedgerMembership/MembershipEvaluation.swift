@@ -2,38 +2,65 @@ import TxLedgerCore
 
 /// The evaluation of Specs/devices.md ("Evaluation") over a set of operations closed under
 /// ancestors: whether each operation is authorised where it stands (from its ancestors alone),
-/// then which are effective in the whole set, and so the members, the removals and the
-/// recovery identities. Ancestor sets are bit sets over a topological order; every
-/// `members(anc(o))` is evaluated on a strictly smaller set, in that order. Only removals and
-/// rotations can cut an operation off, and each is looked up by what it removes, so a log of
-/// `n` operations takes about `n²` steps (a hostile log of 4096 operations cannot make it
-/// take longer than that).
+/// on what authority (the adds or rotations that made its signer one), which removals and
+/// rotations cut it off (directly, or by cutting off its authority: a device added by a device
+/// its remover had not seen acts for that device), then which are effective in the whole set,
+/// and so the members, the removals and the recovery identities. Ancestor sets are bit sets
+/// over a topological order, and an operation's authority is found from its ancestors in that
+/// order, looking only at the adds and removals of its signer (or the rotations); what each
+/// removal or rotation cuts off is found once, when the later of the two arrives in that order.
 struct MembershipEvaluation {
     private let operations: [MembershipOperation]
-    /// The positions of the removals of each device.
-    private let removals: [DeviceID: [Int]]
-    /// The positions of the operations that rotate the recovery secret.
-    private let rotations: [Int]
+    /// The positions of the adds and of the removals of each device, and of the rotations.
+    private let adds: [DeviceID: [Int]], removals: [DeviceID: [Int]], rotations: [Int]
+    /// Of each operation, the device that signed it (-1: a recovery identity) and the device it
+    /// removes (-1: not a removal), each device numbered: looked up in every pair.
+    private let signers: [Int], removed: [Int]
     /// `ancestors[i]`: the bit set of `operations[i]`'s ancestors (itself excluded).
     private var ancestors: [BitSet] = []
     private var authorised: [Bool] = []
-    /// `recovery(anc(o))` of each operation: what a rotation rotates away from.
-    private var recoveryBefore: [[PublicIdentity]] = []
+    /// `recovery(anc(r))` of each rotation `r`: what it rotates away from.
+    private var recoveryBefore: [Int: [PublicIdentity]] = [:]
+    /// `authority[i]`: what makes `operations[i]`'s signer one where it stands: the adds of its
+    /// device effective in its ancestors, or the latest effective rotations to its recovery
+    /// identity (none for the vault's first recovery identity).
+    private var authority: [BitSet] = []
+    /// `cutOff[i]`: what `operations[i]` cuts off, if it is an authorised removal or rotation.
+    private var cutOff: [BitSet?] = []
+    /// `blockers[i]`: the operations that cut `operations[i]` off and that it does not survive
+    /// (all of them, but for a removal cut off by a removal it cuts off in turn); nil: none.
+    /// `operations[i]`, if authorised, is effective in a set that holds none of them.
+    private var blockers: [BitSet?] = []
     private let firstRecovery: PublicIdentity
 
     init(operations unordered: [MembershipOperation], firstRecovery: PublicIdentity) {
         self.firstRecovery = firstRecovery
         let operations = Self.topologicalOrder(unordered)
         self.operations = operations
+        var adds: [DeviceID: [Int]] = [:]
         var removals: [DeviceID: [Int]] = [:]
         for (position, operation) in operations.enumerated() {
-            if case let .remove(device, _, _) = operation.change { removals[device, default: []].append(position) }
+            switch operation.change {
+            case let .add(identity, _, _): adds[identity.deviceID, default: []].append(position)
+            case let .remove(device, _, _): removals[device, default: []].append(position)
+            case .rename, .rotateRecovery: break
+            }
         }
-        self.removals = removals
+        (self.adds, self.removals) = (adds, removals)
+        var numbers: [DeviceID: Int] = [:]
+        func number(_ device: DeviceID) -> Int {
+            if let known = numbers[device] { return known }
+            numbers[device] = numbers.count
+            return numbers.count - 1
+        }
+        signers = operations.map { if case let .device(identity) = $0.author { number(identity.deviceID) } else { -1 } }
+        removed = operations.map { if case let .remove(device, _, _) = $0.change { number(device) } else { -1 } }
         rotations = operations.indices.filter { operations[$0].change.newRecovery != nil }
         let index = Dictionary(uniqueKeysWithValues: operations.enumerated().map { ($1.id, $0) })
-        for operation in operations {
-            var set = BitSet(count: operations.count)
+        let empty = BitSet(count: operations.count)
+        var cutters: [Int] = []
+        for (position, operation) in operations.enumerated() {
+            var set = empty
             for parent in operation.parents {
                 // Every parent is held (the log keeps operations whose parents are all there)
                 // and comes earlier in the order.
@@ -42,16 +69,42 @@ struct MembershipEvaluation {
                 set.formUnion(ancestors[parentIndex])
             }
             ancestors.append(set)
-            let view = evaluate(set)
-            recoveryBefore.append(view.recovery)
-            authorised.append(
-                {
-                    switch operation.author {
-                    case let .device(identity): view.members[identity.deviceID]?.identity == identity
-                    case let .recovery(identity): view.recovery.contains(identity)
-                    }
-                }()
-            )
+            blockers.append(nil)
+            cutOff.append(nil)
+            if operation.change.newRecovery != nil { recoveryBefore[position] = recovery(latestRotations(in: set)) }
+            var signerAuthority = empty
+            switch operation.author {
+            case let .device(identity):
+                for add in adds[identity.deviceID] ?? [] where set.contains(add) && isEffective(add, in: set) {
+                    if case .add(identity, _, _) = operations[add].change { signerAuthority.insert(add) }
+                }
+                let isRemoved = (removals[identity.deviceID] ?? []).contains {
+                    set.contains($0) && isEffective($0, in: set)
+                }
+                authorised.append(!signerAuthority.isEmpty && !isRemoved)
+            case let .recovery(identity):
+                let latest = latestRotations(in: set)
+                authorised.append(recovery(latest).contains(identity))
+                for rotation in latest where operations[rotation].change.newRecovery == identity {
+                    signerAuthority.insert(rotation)
+                }
+            }
+            authority.append(signerAuthority)
+            // The earlier removals and rotations, which had not seen this one, and this one, if
+            // it may cut, against the earlier operations it had not seen.
+            let cutBy = cutters.filter { cuts($0, position) }
+            for r in cutBy { cutOff[r]?.insert(position) }
+            var cut: [Int] = []
+            if authorised[position], operation.change.cutsOff {
+                cutOff[position] = empty
+                for earlier in 0..<position where !set.contains(earlier) && cuts(position, earlier) {
+                    cutOff[position]?.insert(earlier)
+                    cut.append(earlier)
+                }
+                cutters.append(position)
+            }
+            for r in cutBy where !survives(position, r) { block(position, by: r) }
+            for o in cut where !survives(o, position) { block(o, by: position) }
         }
     }
 
@@ -85,35 +138,55 @@ struct MembershipEvaluation {
         return order
     }
 
-    /// Whether the authorised operation `r` cuts off `o` (Specs/devices.md): `r` had not seen
-    /// `o`, and removes `o`'s signing device or rotates away from `o`'s recovery identity.
+    /// Whether the authorised removal or rotation `r`, which had not seen `o`, cuts `o` off
+    /// (Specs/devices.md): it removes `o`'s signing device or rotates away from `o`'s recovery
+    /// identity, or it cuts off every operation of `o`'s authority (`cutOff[r]` holds what it
+    /// cuts off among the operations before `o` in the order).
     private func cuts(_ r: Int, _ o: Int) -> Bool {
-        guard r != o, authorised[r], !ancestors[r].contains(o) else { return false }
-        switch operations[o].author {
-        case let .device(identity):
-            guard case let .remove(device, _, _) = operations[r].change else { return false }
-            return device == identity.deviceID
-        case let .recovery(identity):
-            return operations[r].change.newRecovery != nil && recoveryBefore[r].contains(identity)
-        }
+        let direct: Bool =
+            switch operations[o].author {
+            case .device: removed[r] >= 0 && removed[r] == signers[o]
+            case let .recovery(identity): recoveryBefore[r]?.contains(identity) == true
+            }
+        guard !direct else { return true }
+        guard let cut = cutOff[r], !authority[o].isEmpty else { return false }
+        return authority[o].isSubset(of: cut)
+    }
+
+    /// Whether `o`, cut off by `r`, holds against it: two devices removing each other at once
+    /// both stay removed, so a removal cut off by a removal it cuts off in turn (its author
+    /// removed its remover, or a device whose authority its remover had not seen) holds, and
+    /// so does one cut off by the device it removes.
+    private func survives(_ o: Int, _ r: Int) -> Bool {
+        guard removed[o] >= 0 else { return false }
+        return signers[r] == removed[o] || cutOff[o]?.contains(r) == true
+    }
+
+    private mutating func block(_ o: Int, by r: Int) {
+        if blockers[o] == nil { blockers[o] = BitSet(count: operations.count) }
+        blockers[o]?.insert(r)
     }
 
     /// Whether `o` is effective in `set`.
     private func isEffective(_ o: Int, in set: BitSet) -> Bool {
-        guard authorised[o] else { return false }
-        let candidates: [Int] =
-            switch operations[o].author {
-            case let .device(identity): removals[identity.deviceID] ?? []
-            case .recovery: rotations
-            }
-        for r in candidates where set.contains(r) && cuts(r, o) {
-            // Two devices removing each other at once both stay removed: a removal cut off by
-            // the removal of its author holds if that removal's author is the device it removes.
-            guard case let .remove(target, _, _) = operations[o].change,
-                case let .device(cutter) = operations[r].author, cutter.deviceID == target
-            else { return false }
-        }
-        return true
+        authorised[o] && blockers[o].map { !$0.intersects(set) } ?? true
+    }
+
+    /// The effective rotations of `set` that no other effective rotation of `set` descends from:
+    /// what made its recovery identities.
+    private func latestRotations(in set: BitSet) -> [Int] {
+        let effective = rotations.filter { set.contains($0) && isEffective($0, in: set) }
+        guard effective.count > 1 else { return effective }
+        var earlier = BitSet(count: operations.count)
+        for r in effective { earlier.formUnion(ancestors[r]) }
+        return effective.filter { !earlier.contains($0) }
+    }
+
+    /// `recovery(S)` of a set whose latest effective rotations are `latest`.
+    private func recovery(_ latest: [Int]) -> [PublicIdentity] {
+        guard !latest.isEmpty else { return [firstRecovery] }
+        return Set(latest.compactMap { operations[$0].change.newRecovery })
+            .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
     }
 
     /// `members`, `removed` and `recovery` of the operations in `set`.
@@ -123,7 +196,6 @@ struct MembershipEvaluation {
                 [:]
         var renames: [DeviceID: [MembershipOperation]] = [:]
         var removed: [DeviceID: Membership.Removal] = [:]
-        var effectiveRotations: [Int] = []
         for o in set where isEffective(o, in: set) {
             let operation = operations[o]
             switch operation.change {
@@ -134,7 +206,7 @@ struct MembershipEvaluation {
                 }
             case let .rename(device, _):
                 renames[device, default: []].append(operation)
-            case let .remove(device, cut, recovery):
+            case let .remove(device, cut, _):
                 let remover: [DeviceID] =
                     if case let .device(identity) = operation.author { [identity.deviceID] } else { [] }
                 if let earlier = removed[device] {
@@ -145,9 +217,8 @@ struct MembershipEvaluation {
                 } else {
                     removed[device] = Membership.Removal(cut: cut, removedBy: remover)
                 }
-                if recovery != nil { effectiveRotations.append(o) }
             case .rotateRecovery:
-                effectiveRotations.append(o)
+                break
             }
         }
         var members: [DeviceID: Membership.Member] = [:]
@@ -168,44 +239,11 @@ struct MembershipEvaluation {
                 addedAt: add.operation.time
             )
         }
-        let latest = effectiveRotations.filter { r in
-            !effectiveRotations.contains { $0 != r && ancestors[$0].contains(r) }
-        }
-        let recovery =
-            latest.isEmpty
-            ? [firstRecovery]
-            : Set(latest.compactMap { operations[$0].change.newRecovery })
-                .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        return Membership(members: members, removed: removed, recovery: recovery)
+        return Membership(members: members, removed: removed, recovery: recovery(latestRotations(in: set)))
     }
 
     /// Whether `a` orders before `b` by `(time, id)`.
     private static func precedes(_ a: MembershipOperation, _ b: MembershipOperation) -> Bool {
         (a.time, a.id) < (b.time, b.id)
-    }
-}
-
-/// A set of small integers (operation positions), as 64-bit words.
-struct BitSet: Sequence {
-    private var words: [UInt64]
-
-    init(count: Int, all: Bool = false) {
-        words = Array(repeating: 0, count: (count + 63) / 64)
-        if all { for index in 0..<count { insert(index) } }
-    }
-
-    func contains(_ index: Int) -> Bool { words[index / 64] >> UInt64(index % 64) & 1 == 1 }
-
-    mutating func insert(_ index: Int) { words[index / 64] |= 1 << UInt64(index % 64) }
-
-    mutating func formUnion(_ other: BitSet) {
-        for index in words.indices { words[index] |= other.words[index] }
-    }
-
-    func makeIterator() -> some IteratorProtocol<Int> {
-        words.indices.lazy.flatMap { word in
-            (0..<64).lazy.filter { self.words[word] >> UInt64($0) & 1 == 1 }.map { word * 64 + $0 }
-        }
-        .makeIterator()
     }
 }

@@ -61,9 +61,16 @@ public struct MembershipLog: Sendable {
 
     /// `BLAKE2b-256` of the held operations' ids in increasing order: equal for two logs that
     /// hold the same operations.
-    public var digest: [UInt8] {
-        Sodium.genericHash(operations.keys.sorted().flatMap(\.bytes), outputLength: 32)
+    public var digest: [UInt8] { Self.digest(of: Array(operations.keys)) }
+
+    /// `BLAKE2b-256` of `ids` in increasing order: a log's digest.
+    package static func digest(of ids: [OperationID]) -> [UInt8] {
+        Sodium.genericHash(ids.sorted().flatMap(\.bytes), outputLength: 32)
     }
+
+    /// Whether the log holds an operation that can cut others off (a removal or a rotation):
+    /// until it does, every device an add names is a member.
+    package var holdsCutters: Bool { operations.values.contains { $0.change.cutsOff } }
 
     /// Every identity an add of the log names, effective or not, in increasing order of bytes.
     public var addedIdentities: [PublicIdentity] {

@@ -31,6 +31,23 @@ extension LedgerDatabase {
         }
     }
 
+    /// Whether the file at `path` is this device's notice of `vault` as its log stands: it
+    /// opens, carries the log held here (the same operations) and is signed by this device. A
+    /// missing, damaged, older or foreign file is not.
+    package func holdsCurrentNotice(vault: String, at path: String, credentials: BundleCredentials) async throws -> Bool
+    {
+        guard let device = credentials.device, let log = try await read({ try $0.membershipLog(vault) }),
+            let (header, keys) = try? await credentials.open(path, followingLinks: false, vaults: [vault])
+        else { return false }
+        return try await DedicatedThread.run {
+            guard let reader = try? BundleReader(path: path, expecting: header, keys: keys, followingLinks: false),
+                let (read, section) = try? MembershipNotice.read(reader)
+            else { return false }
+            return read == vault && MembershipLog.digest(of: section.operations.map(\.id)) == log.digest
+                && reader.verifySignature(author: device.publicIdentity)
+        }
+    }
+
     /// Reads the notice at `path` and merges its log, if `admitting` accepts its vault: its
     /// author must be a member or a removed device of the merged log, and its signature must
     /// verify, else nothing is kept.

@@ -156,6 +156,49 @@ struct DeviceKeyImportTests {
         #expect(try await laptop.all() == records)
     }
 
+    /// The tablet, removed by the laptop and not knowing it, approves a watch and removes the car;
+    /// the watch, approved behind the laptop's back, removes the phone. The tablet's file carries
+    /// both removals and the watch's add, and the laptop keeps them (its own removal with the
+    /// operation it descends from, and another author's), but counts neither: the watch's
+    /// authority is an add the laptop's removal cut off, so it acts for the tablet, which can
+    /// take with it only its remover.
+    @Test func aDeviceARemovedDeviceApprovedRemovesNobody() async throws {
+        let phone = try await Self.ledger(directory, "phone")
+        let car = try await Self.ledger(directory, "car")
+        try await laptop.approve(try await phone.joinRequest(vault: "main"))
+        try await laptop.approve(try await car.joinRequest(vault: "main"))
+        try await send(from: tablet, to: laptop)
+        try await send(from: laptop, to: tablet)
+        let (laptopID, tabletID) = (
+            try await laptop.deviceIdentity().deviceID, try await tablet.deviceIdentity().deviceID
+        )
+        let (phoneID, carID) = (try await phone.deviceIdentity().deviceID, try await car.deviceIdentity().deviceID)
+        _ = try await laptop.removeDevice(tabletID, vault: "main")
+        let watch = try await Self.ledger(directory, "watch")
+        try await tablet.approve(try await watch.joinRequest(vault: "main"))
+        _ = try await tablet.removeDevice(carID, vault: "main")
+        try await send(from: tablet, to: watch)
+        _ = try await watch.removeDevice(phoneID, vault: "main")
+        try await send(from: watch, to: tablet)
+        #expect(try await tablet.devices(vault: "main")?.members.contains { $0.id == phoneID } == false)
+
+        let before = try await laptop.read { try $0.membershipLog("main")!.operations.count }
+        let error = await #expect(throws: BundleError.self) { try await send(from: tablet, to: laptop) }
+        #expect(error?.code == .notAMember)
+        let after = try await laptop.read { try $0.membershipLog("main")!.operations.count }
+        #expect(after == before + 3, "the watch's add, the tablet's and the watch's removals: \(before) -> \(after)")
+        let devices = try #require(try await laptop.devices(vault: "main"))
+        #expect(Set(devices.members.map(\.id)) == [laptopID, phoneID, carID])
+        #expect(Set(devices.removed.map(\.id)) == [tabletID])
+    }
+
+    /// Exports `from`'s whole vault and imports it into `to`.
+    func send(from: Ledger, to: Ledger) async throws {
+        let path = directory.path(UUID().uuidString + ".txb")
+        try await from.exportBundle(vault: "main", to: path, scope: .full)
+        try await to.importBundle(at: path)
+    }
+
     @Test func theDefaultDeviceNameIsOneLineOfAtMost64Bytes() {
         let name = Ledger.Options.defaultDeviceName
         #expect((1...MembershipOperation.maxNameBytes).contains(name.utf8.count))

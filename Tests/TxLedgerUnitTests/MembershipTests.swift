@@ -116,6 +116,51 @@ struct MembershipTests {
         #expect(later.members == [laptop.deviceID, tablet.deviceID])
     }
 
+    /// A stolen phone, removed, signs with its old parents an add of a device of its own, which
+    /// removes the others: the device acts for the phone (its authority is an add the laptop had
+    /// not seen), so it can take with it only the phone's remover, as the phone itself could.
+    @Test func aDeviceAddedBehindItsAddersRemoverActsForItsAdder() throws {
+        var vault = try threeDevices()
+        let before = vault.log.heads
+        try vault.apply(Vault.remove(phone), by: laptop)
+        var direct = vault
+        let puppet = DeviceIdentity.generate()
+        let add = try vault.apply(Vault.add(puppet, "Puppet", replica: 7), by: phone, parents: before)
+        try vault.apply(Vault.remove(laptop), by: puppet, parents: [add.id])
+        try vault.apply(Vault.remove(tablet), by: puppet, parents: [add.id])
+        let membership = vault.log.evaluate()
+        #expect(Set(membership.members.keys) == [tablet.deviceID])
+        #expect(Set(membership.removed.keys) == [laptop.deviceID, phone.deviceID])
+        // Adding a device of its own gave it nothing more than its own removals would have.
+        try direct.apply(Vault.remove(laptop), by: phone, parents: before)
+        try direct.apply(Vault.remove(tablet), by: phone, parents: before)
+        #expect(direct.log.evaluate().members == membership.members)
+        #expect(Set(direct.log.evaluate().removed.keys) == Set(membership.removed.keys))
+    }
+
+    /// The same through the recovery secret: the removed phone rotates it, with its old
+    /// parents, to an identity of its own, which approves a device that removes the tablet.
+    /// The laptop's removal cut the rotation off, so nothing that rests on it counts.
+    @Test func anIdentityARemovedDeviceRotatedToApprovesNothing() throws {
+        var vault = try threeDevices()
+        let before = vault.log.heads
+        try vault.apply(Vault.remove(phone), by: laptop)
+        let stolen = DeviceIdentity.generate()
+        let rotation = try vault.apply(.rotateRecovery(stolen.publicIdentity), by: phone, parents: before)
+        let puppet = DeviceIdentity.generate()
+        let add = try vault.apply(
+            Vault.add(puppet, "Puppet", replica: 7),
+            by: stolen,
+            asRecovery: true,
+            parents: [rotation.id]
+        )
+        try vault.apply(Vault.remove(tablet), by: puppet, parents: [add.id])
+        let membership = vault.log.evaluate()
+        #expect(Set(membership.members.keys) == [laptop.deviceID, tablet.deviceID])
+        #expect(Set(membership.removed.keys) == [phone.deviceID])
+        #expect(membership.recovery == [vault.recovery.publicIdentity])
+    }
+
     @Test func aRemovedDeviceNeverComesBackUnderItsId() throws {
         var vault = try threeDevices()
         try vault.apply(Vault.remove(phone), by: laptop)
