@@ -13,7 +13,7 @@ others must open and verify). Run from the repository
 root or elsewhere: python3 scripts/device-vectors.py (--check: only read the v5 files, writing nothing; the
 Swift tests run that). Everything is deterministic but the sealed boxes of stanzas.json, which
 are random: each run seals them anew."""
-import ctypes, ctypes.util, json, os, struct, sys
+import ctypes, ctypes.util, functools, json, os, struct, sys
 
 sodium = ctypes.CDLL(ctypes.util.find_library("sodium"))
 assert sodium.sodium_init() >= 0
@@ -111,6 +111,87 @@ def operation(vault, kind, author_kind, author_identity, time, parents, body, sk
     return data, signature, blake2b(data + signature, 32)
 
 
+def evaluation_vectors():
+    """Logs of one vault and what they mean (devices.md, "Evaluation"), the expectations
+    written by hand from that page."""
+    seeds = {name: bytes([byte]) * 32 for name, byte in
+             [("recovery", 1), ("laptop", 2), ("tablet", 3), ("phone", 4), ("puppet", 5), ("stolen", 6)]}
+    keys = {name: device(seed) for name, seed in seeds.items()}  # (identity, device id, signing key)
+    clock = [0]
+
+    def op(signer, body_kind, body, parents, as_recovery=False):
+        clock[0] += 1 << 16
+        identity, _, sk = keys[signer]
+        data, signature, op_id = operation("main", body_kind, 2 if as_recovery else 1, identity, clock[0],
+                                           parents, body, sk)
+        return {"encoded": (data + signature).hex(), "id": op_id}
+
+    def add(name, replica):
+        return keys[name][0] + text(name) + struct.pack(">Q", replica)
+
+    def remove(name, new_recovery=None):
+        flag = b"\x01" + keys[new_recovery][0] if new_recovery else b"\x00"
+        return keys[name][1] + struct.pack(">Q", 9) + struct.pack(">Q", 5) + flag
+
+    def base():
+        clock[0] = 0
+        laptop = op("recovery", 1, add("laptop", 1), [], as_recovery=True)
+        tablet = op("laptop", 1, add("tablet", 2), [laptop["id"]])
+        phone = op("laptop", 1, add("phone", 3), [tablet["id"]])
+        return [laptop, tablet, phone], [phone["id"]]
+
+    cases = []
+
+    def case(name, description, operations, members, removed, recovery=("recovery",)):
+        cases.append({
+            "name": name,
+            "description": description,
+            "operations": [o["encoded"] for o in operations],
+            "members": sorted(keys[m][1].hex() for m in members),
+            "removed": sorted(keys[r][1].hex() for r in removed),
+            "recovery": sorted(keys[r][0].hex() for r in recovery),
+        })
+
+    ops, heads = base()
+    a = op("laptop", 2, remove("tablet"), heads)
+    b = op("tablet", 2, remove("laptop"), heads)
+    case("removing-each-other", "the laptop and the tablet remove each other at once", ops + [a, b],
+         ["phone"], ["laptop", "tablet"])
+
+    ops, heads = base()
+    a = op("phone", 1, add("puppet", 5), heads)
+    b = op("laptop", 2, remove("phone"), heads)
+    case("removal-beats-unseen-add", "the laptop removes the phone without having seen its add of the puppet",
+         ops + [a, b], ["laptop", "tablet"], ["phone"])
+
+    ops, heads = base()
+    a = op("laptop", 2, remove("phone"), heads)
+    b = op("phone", 1, add("puppet", 5), heads)
+    c = op("puppet", 2, remove("laptop"), [b["id"]])
+    d = op("puppet", 2, remove("tablet"), [b["id"]])
+    case("a-device-added-behind-a-removal-acts-for-its-adder",
+         "the removed phone adds the puppet with its old parents; the puppet removes the laptop and the tablet",
+         ops + [a, b, c, d], ["tablet"], ["laptop", "phone"])
+
+    ops, heads = base()
+    a = op("laptop", 2, remove("phone"), heads)
+    b = op("phone", 4, keys["stolen"][0], heads)
+    c = op("stolen", 1, add("puppet", 5), [b["id"]], as_recovery=True)
+    d = op("puppet", 2, remove("tablet"), [c["id"]])
+    case("an-identity-rotated-to-behind-a-removal-approves-nothing",
+         "the removed phone rotates the recovery secret to its own identity with its old parents, which adds the "
+         "puppet, which removes the tablet", ops + [a, b, c, d], ["laptop", "tablet"], ["phone"])
+
+    ops, heads = base()
+    a = op("phone", 1, add("puppet", 5), heads)
+    b = op("laptop", 2, remove("phone", new_recovery="stolen"), [a["id"]])
+    c = op("puppet", 2, remove("tablet"), [a["id"]])
+    case("a-removal-keeps-the-adds-its-remover-had-seen",
+         "the laptop removes the phone (replacing the recovery secret) having seen its add of the puppet, which "
+         "removes the tablet", ops + [a, b, c], ["laptop", "puppet"], ["phone", "tablet"], recovery=("stolen",))
+    return {"vault": "main", "firstRecoverySeed": seeds["recovery"].hex(), "cases": cases}
+
+
 def main():
     seed = bytes(range(32))
     identity, device_id, sk = device(seed)
@@ -164,7 +245,7 @@ def main():
         "signature": sign(b"TXLBSIG5" + header + blake2b(payload, 64), sk).hex(),
     }
     for name, value in [("identity", identities), ("operations", operations), ("recovery", recoveries),
-                        ("stanzas", stanzas), ("signature", signature)]:
+                        ("stanzas", stanzas), ("signature", signature), ("evaluation", evaluation_vectors())]:
         with open(f"Specs/vectors/devices/{name}.json", "w") as file:
             json.dump(value, file, indent=2, sort_keys=True)
             file.write("\n")
@@ -276,7 +357,119 @@ def check_format5_vectors():
         print(f"v5/{entry['name']}: {outcome}, as expected ({entry['expect']})")
 
 
+def parse_operation(encoded):
+    """An operation's fields (devices.md, "Operations"), its signature checked."""
+    data, signature = encoded[:-64], encoded[-64:]
+    assert data[:7] == b"TXLMOP1"
+    length, at = read_uvarint(data, 7)
+    at += length
+    kind, author_kind, signer = data[at], data[at + 1], data[at + 2:at + 66]
+    assert verify(signature, b"TXLMSIG1" + data, signer[:32]), "an operation's signature"
+    count, at = read_uvarint(data, at + 66 + 8)
+    parents = [data[at + 32 * i:at + 32 * (i + 1)] for i in range(count)]
+    at += 32 * count
+    body = data[at:]
+    op = {"id": blake2b(encoded, 32), "kind": kind, "recovery": author_kind == 2, "signer": signer,
+          "signer_id": blake2b(b"TXLDEVID" + signer, 16), "parents": parents}
+    if kind == 1:
+        op["identity"] = body[:64]
+        op["device"] = blake2b(b"TXLDEVID" + body[:64], 16)
+    elif kind == 2:
+        op["device"] = body[:16]
+        op["new_recovery"] = body[33:97] if body[32] == 1 else None
+    elif kind == 4:
+        op["new_recovery"] = body[:64]
+    return op
+
+
+def evaluate(operations, first_recovery):
+    """devices.md, "Evaluation", as written: members, removed devices and recovery identities."""
+    ops = {o["id"]: o for o in operations}
+    ancestors_of = {}
+
+    def anc(i):
+        if i not in ancestors_of:
+            result = set()
+            for parent in ops[i]["parents"]:
+                result |= {parent} | anc(parent)
+            ancestors_of[i] = frozenset(result)
+        return ancestors_of[i]
+
+    def rotates(o):
+        return ops[o].get("new_recovery") is not None
+
+    @functools.lru_cache(maxsize=None)
+    def effective_in(o, s):
+        if not authorised(o):
+            return False
+        for r in s:
+            if r != o and cuts(r, o):
+                target = ops[o]["device"] if ops[o]["kind"] == 2 else None
+                if target is None or not (ops[r]["signer_id"] == target and not ops[r]["recovery"] or cuts(o, r)):
+                    return False
+        return True
+
+    @functools.lru_cache(maxsize=None)
+    def latest(s):
+        effective = [r for r in s if rotates(r) and effective_in(r, s)]
+        return frozenset(r for r in effective if not any(r in anc(other) for other in effective if other != r))
+
+    def recovery(s):
+        rotations = latest(s)
+        return {ops[r]["new_recovery"] for r in rotations} if rotations else {first_recovery}
+
+    @functools.lru_cache(maxsize=None)
+    def members(s):
+        added = {ops[o]["device"]: ops[o]["identity"] for o in s if ops[o]["kind"] == 1 and effective_in(o, s)}
+        removed = {ops[o]["device"] for o in s if ops[o]["kind"] == 2 and effective_in(o, s)}
+        return {device: identity for device, identity in added.items() if device not in removed}, removed
+
+    @functools.lru_cache(maxsize=None)
+    def authorised(o):
+        s = anc(o)
+        if ops[o]["recovery"]:
+            return ops[o]["signer"] in recovery(s)
+        return members(s)[0].get(ops[o]["signer_id"]) == ops[o]["signer"]
+
+    @functools.lru_cache(maxsize=None)
+    def authority(o):
+        s = anc(o)
+        if ops[o]["recovery"]:
+            return frozenset(r for r in latest(s) if ops[r]["new_recovery"] == ops[o]["signer"])
+        return frozenset(a for a in s if ops[a]["kind"] == 1 and ops[a]["identity"] == ops[o]["signer"]
+                         and effective_in(a, s))
+
+    @functools.lru_cache(maxsize=None)
+    def cuts(r, o):
+        if ops[r]["kind"] not in (2, 4) or not authorised(r) or o in anc(r) or r == o:
+            return False
+        if not ops[o]["recovery"] and ops[r]["kind"] == 2 and ops[r]["device"] == ops[o]["signer_id"]:
+            return True
+        if ops[o]["recovery"] and rotates(r) and ops[o]["signer"] in recovery(anc(r)):
+            return True
+        grounds = authority(o)
+        return bool(grounds) and all(cuts(r, a) for a in grounds)
+
+    everything = frozenset(ops)
+    current, removed = members(everything)
+    return set(current), removed, recovery(everything)
+
+
+def check_evaluation_vectors():
+    with open("Specs/vectors/devices/evaluation.json") as file:
+        vectors = json.load(file)
+    first = device(bytes.fromhex(vectors["firstRecoverySeed"]))[0]
+    for case in vectors["cases"]:
+        operations = [parse_operation(bytes.fromhex(encoded)) for encoded in case["operations"]]
+        current, removed, recovery = evaluate(operations, first)
+        assert sorted(m.hex() for m in current) == case["members"], (case["name"], "members")
+        assert sorted(r.hex() for r in removed) == case["removed"], (case["name"], "removed")
+        assert sorted(r.hex() for r in recovery) == case["recovery"], (case["name"], "recovery")
+        print(f"evaluation/{case['name']}: as expected")
+
+
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 if "--check" not in sys.argv[1:]:
     main()
 check_format5_vectors()
+check_evaluation_vectors()

@@ -283,6 +283,28 @@ struct MembershipTests {
         )
     }
 
+    /// `Specs/vectors/devices/evaluation.json`: logs whose meaning devices.md's "Evaluation"
+    /// decides (the expectations written by hand; `scripts/device-vectors.py --check` evaluates
+    /// them too, as a second implementation).
+    @Test func theEvaluationVectorsMeanWhatTheSpecSays() throws {
+        let vector = try DeviceIdentityTests.vector("evaluation")
+        let first = DeviceIdentityTests.identity(seedHex: try #require(vector["firstRecoverySeed"] as? String))
+        let cases = try #require(vector["cases"] as? [[String: Any]])
+        #expect(cases.count == 5)
+        for entry in cases {
+            let name = try #require(entry["name"] as? String)
+            var log = MembershipLog(vault: "main", firstRecovery: first.publicIdentity)
+            for encoded in try #require(entry["operations"] as? [String]) {
+                #expect(try log.insert(MembershipOperation(encoded: DeviceIdentityTests.bytes(encoded))), "\(name)")
+            }
+            let membership = log.evaluate()
+            func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+            #expect(membership.members.keys.map { hex($0.bytes) }.sorted() == entry["members"] as? [String], "\(name)")
+            #expect(membership.removed.keys.map { hex($0.bytes) }.sorted() == entry["removed"] as? [String], "\(name)")
+            #expect(membership.recovery.map { hex($0.bytes) }.sorted() == entry["recovery"] as? [String], "\(name)")
+        }
+    }
+
     @Test func anyChangedByteOfAnOperationIsRefused() throws {
         let encoded = try threeDevices().log.operations.values.first { $0.parents.isEmpty }!.encoded
         for position in encoded.indices {
