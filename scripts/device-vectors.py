@@ -115,7 +115,8 @@ def evaluation_vectors():
     """Logs of one vault and what they mean (devices.md, "Evaluation"), the expectations
     written by hand from that page."""
     seeds = {name: bytes([byte]) * 32 for name, byte in
-             [("recovery", 1), ("laptop", 2), ("tablet", 3), ("phone", 4), ("puppet", 5), ("stolen", 6)]}
+             [("recovery", 1), ("laptop", 2), ("tablet", 3), ("phone", 4), ("puppet", 5), ("stolen", 6),
+              ("watch", 7)]}
     keys = {name: device(seed) for name, seed in seeds.items()}  # (identity, device id, signing key)
     clock = [0]
 
@@ -189,6 +190,14 @@ def evaluation_vectors():
     case("a-removal-keeps-the-adds-its-remover-had-seen",
          "the laptop removes the phone (replacing the recovery secret) having seen its add of the puppet, which "
          "removes the tablet", ops + [a, b, c], ["laptop", "puppet"], ["phone", "tablet"], recovery=("stolen",))
+
+    ops, heads = base()
+    a = op("laptop", 2, remove("phone"), heads)
+    b = op("phone", 2, remove("tablet"), heads)
+    c = op("tablet", 1, add("watch", 7), [a["id"], b["id"]])
+    case("a-removal-that-does-not-count-cuts-off-nothing-after-it",
+         "the removed phone removes the tablet with its old parents; the tablet, having seen both removals, adds "
+         "the watch", ops + [a, b, c], ["laptop", "tablet", "watch"], ["phone"])
     return {"vault": "main", "firstRecoverySeed": seeds["recovery"].hex(), "cases": cases}
 
 
@@ -441,7 +450,7 @@ def evaluate(operations, first_recovery):
 
     @functools.lru_cache(maxsize=None)
     def cuts(r, o):
-        if ops[r]["kind"] not in (2, 4) or not authorised(r) or o in anc(r) or r == o:
+        if ops[r]["kind"] not in (2, 4) or not authorised(r) or o in anc(r) or r in anc(o) or r == o:
             return False
         if not ops[o]["recovery"] and ops[r]["kind"] == 2 and ops[r]["device"] == ops[o]["signer_id"]:
             return True

@@ -90,9 +90,9 @@ struct MembershipEvaluation {
                 }
             }
             authority.append(signerAuthority)
-            // The earlier removals and rotations, which had not seen this one, and this one, if
-            // it may cut, against the earlier operations it had not seen.
-            let cutBy = cutters.filter { cuts($0, position) }
+            // The earlier removals and rotations this one had not seen (and which had not seen
+            // it), and this one, if it may cut, against the earlier operations it had not seen.
+            let cutBy = cutters.filter { !set.contains($0) && cuts($0, position) }
             for r in cutBy { cutOff[r]?.insert(position) }
             var cut: [Int] = []
             if authorised[position], operation.change.cutsOff {
@@ -138,10 +138,10 @@ struct MembershipEvaluation {
         return order
     }
 
-    /// Whether the authorised removal or rotation `r`, which had not seen `o`, cuts `o` off
-    /// (Specs/devices.md): it removes `o`'s signing device or rotates away from `o`'s recovery
-    /// identity, or it cuts off every operation of `o`'s authority (`cutOff[r]` holds what it
-    /// cuts off among the operations before `o` in the order).
+    /// Whether the authorised removal or rotation `r`, concurrent with `o` (neither had seen
+    /// the other), cuts `o` off (Specs/devices.md): it removes `o`'s signing device or rotates
+    /// away from `o`'s recovery identity, or it cuts off every operation of `o`'s authority
+    /// (`cutOff[r]` holds what it cuts off among the operations before `o` in the order).
     private func cuts(_ r: Int, _ o: Int) -> Bool {
         let direct: Bool =
             switch operations[o].author {

@@ -192,6 +192,33 @@ struct DeviceKeyImportTests {
         #expect(Set(devices.removed.map(\.id)) == [tabletID])
     }
 
+    /// The phone, removed by the laptop and not knowing it, removes the tablet; its file reaches
+    /// the laptop, then the tablet, which approves a watch having seen both removals. The
+    /// phone's removal does not count, and cuts off nothing the tablet did after it: the watch
+    /// is a member on the laptop.
+    @Test func aRemovalThatDoesNotCountFreezesNobody() async throws {
+        let phone = try await Self.ledger(directory, "phone")
+        try await laptop.approve(try await phone.joinRequest(vault: "main"))
+        try await send(from: tablet, to: laptop)
+        try await send(from: laptop, to: tablet)
+        try await send(from: laptop, to: phone)
+        let (tabletID, phoneID) = (
+            try await tablet.deviceIdentity().deviceID, try await phone.deviceIdentity().deviceID
+        )
+        _ = try await laptop.removeDevice(phoneID, vault: "main")
+        _ = try await phone.removeDevice(tabletID, vault: "main")
+        let error = await #expect(throws: BundleError.self) { try await send(from: phone, to: laptop) }
+        #expect(error?.code == .notAMember)
+        try await send(from: laptop, to: tablet)
+        let watch = try await Self.ledger(directory, "watch")
+        try await tablet.approve(try await watch.joinRequest(vault: "main"))
+        try await send(from: tablet, to: laptop)
+        let devices = try #require(try await laptop.devices(vault: "main"))
+        let watchID = try await watch.deviceIdentity().deviceID
+        #expect(devices.members.contains { $0.id == watchID })
+        #expect(Set(devices.removed.map(\.id)) == [phoneID])
+    }
+
     /// Exports `from`'s whole vault and imports it into `to`.
     func send(from: Ledger, to: Ledger) async throws {
         let path = directory.path(UUID().uuidString + ".txb")

@@ -80,8 +80,8 @@ struct DeviceVectorTests {
         )
         let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
         #expect(result.status == 0, "\(output)")
-        // The seven format 5 files and the five evaluation cases.
-        #expect(output.components(separatedBy: "as expected").count == 13, "\(output)")
+        // The seven format 5 files and the six evaluation cases.
+        #expect(output.components(separatedBy: "as expected").count == 14, "\(output)")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TXLEDGER_WRITE_DEVICE_VECTORS"] != nil))

@@ -138,6 +138,23 @@ struct MembershipTests {
         #expect(Set(direct.log.evaluate().removed.keys) == Set(membership.removed.keys))
     }
 
+    /// The stolen phone, removed, removes the tablet with its old parents: that removal does not
+    /// count, and must not cut off what the tablet does having seen it (it adds a watch, removes
+    /// the phone again, renames itself): only operations concurrent with a removal are cut off.
+    @Test func aRemovalThatDoesNotCountCutsOffNothingItsTargetDoesAfterIt() throws {
+        var vault = try threeDevices()
+        let before = vault.log.heads
+        try vault.apply(Vault.remove(phone), by: laptop)
+        try vault.apply(Vault.remove(tablet), by: phone, parents: before)
+        let watch = DeviceIdentity.generate()
+        try vault.apply(Vault.add(watch, "Watch", replica: 8), by: tablet)
+        try vault.apply(.rename(tablet.deviceID, name: "Kitchen iPad"), by: tablet)
+        let membership = vault.log.evaluate()
+        #expect(Set(membership.members.keys) == [laptop.deviceID, tablet.deviceID, watch.deviceID])
+        #expect(membership.members[tablet.deviceID]?.name == "Kitchen iPad")
+        #expect(Set(membership.removed.keys) == [phone.deviceID])
+    }
+
     /// The same through the recovery secret: the removed phone rotates it, with its old
     /// parents, to an identity of its own, which approves a device that removes the tablet.
     /// The laptop's removal cut the rotation off, so nothing that rests on it counts.
@@ -290,7 +307,7 @@ struct MembershipTests {
         let vector = try DeviceIdentityTests.vector("evaluation")
         let first = DeviceIdentityTests.identity(seedHex: try #require(vector["firstRecoverySeed"] as? String))
         let cases = try #require(vector["cases"] as? [[String: Any]])
-        #expect(cases.count == 5)
+        #expect(cases.count == 6)
         for entry in cases {
             let name = try #require(entry["name"] as? String)
             var log = MembershipLog(vault: "main", firstRecovery: first.publicIdentity)
