@@ -26,6 +26,10 @@ public struct Membership: Equatable, Sendable {
     public let removed: [DeviceID: Removal]
     /// The recovery identities that may approve, in increasing order of their bytes.
     public let recovery: [PublicIdentity]
+    /// Every identity that ever had the right to sign: the devices of effective adds (members
+    /// and removed devices) and the vault's recovery identities (its first, and those effective
+    /// rotations named). A removed device's file relays only their operations.
+    package let signers: Set<PublicIdentity>
 
     /// The member whose replica is `replica`, if any.
     public func member(writingAs replica: ReplicaID) -> Member? {

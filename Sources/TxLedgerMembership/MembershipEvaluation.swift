@@ -239,7 +239,15 @@ struct MembershipEvaluation {
                 addedAt: add.operation.time
             )
         }
-        return Membership(members: members, removed: removed, recovery: recovery(latestRotations(in: set)))
+        let rotatedTo = rotations.filter { set.contains($0) && isEffective($0, in: set) }.compactMap {
+            operations[$0].change.newRecovery
+        }
+        return Membership(
+            members: members,
+            removed: removed,
+            recovery: recovery(latestRotations(in: set)),
+            signers: Set(adds.values.map(\.identity) + rotatedTo + [firstRecovery])
+        )
     }
 
     /// Whether `a` orders before `b` by `(time, id)`.

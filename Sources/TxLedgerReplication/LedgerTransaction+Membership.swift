@@ -50,7 +50,7 @@ extension LedgerTransaction {
         } else if after.removed[section.author] != nil, let identity = merged.identity(of: section.author) {
             author = identity
             refusal = .notAMember("device \(section.author.fingerprint) was removed from vault '\(vault)'")
-            kept = Self.keptFromRemoved(section)
+            kept = Self.keptFromRemoved(section, signers: after.signers)
             for operation in kept { try log.insert(operation) }
             after = log.evaluate()
         } else {
@@ -74,12 +74,20 @@ extension LedgerTransaction {
         return Admission(author: author, membership: after, refusal: refusal, wholeLog: wholeLog ? log.digest : nil)
     }
 
-    /// Of a removed device's file, the operations kept: other authors', and its own removals
-    /// (one per device it removes) with the operations of its own they descend from, at most
-    /// `maxKeptFromRemoved` of those; beyond that, none of its own.
-    private static func keptFromRemoved(_ section: DeviceSection) -> [MembershipOperation] {
+    /// Of a removed device's file, the operations kept: those of other authors that ever had
+    /// the right to sign (`signers`, as the merged log evaluates: not those of a device it added
+    /// behind its remover's back, which acts for it), and its own removals (one per device it
+    /// removes) with the operations of its own they descend from, at most `maxKeptFromRemoved`
+    /// of those; beyond that, none of its own.
+    private static func keptFromRemoved(
+        _ section: DeviceSection,
+        signers: Set<PublicIdentity>
+    ) -> [MembershipOperation] {
         let byID = Dictionary(uniqueKeysWithValues: section.operations.map { ($0.id, $0) })
         func isOwn(_ operation: MembershipOperation) -> Bool { operation.author.identity.deviceID == section.author }
+        func isRelayed(_ operation: MembershipOperation) -> Bool {
+            !isOwn(operation) && signers.contains(operation.author.identity)
+        }
         var removing = Set<DeviceID>()
         var pending = section.operations.filter { operation in
             guard isOwn(operation), case let .remove(device, _, _) = operation.change else { return false }
@@ -88,10 +96,10 @@ extension LedgerTransaction {
         var own = Set<OperationID>()
         while let operation = pending.popLast() {
             guard own.insert(operation.id).inserted else { continue }
-            guard own.count <= maxKeptFromRemoved else { return section.operations.filter { !isOwn($0) } }
+            guard own.count <= maxKeptFromRemoved else { return section.operations.filter(isRelayed) }
             pending += operation.parents.compactMap { byID[$0] }.filter(isOwn)
         }
-        return section.operations.filter { !isOwn($0) || own.contains($0.id) }
+        return section.operations.filter { isRelayed($0) || own.contains($0.id) }
     }
 
     /// The most operations of its own a removed device's file may have kept.

@@ -158,10 +158,10 @@ struct DeviceKeyImportTests {
 
     /// The tablet, removed by the laptop and not knowing it, approves a watch and removes the car;
     /// the watch, approved behind the laptop's back, removes the phone. The tablet's file carries
-    /// both removals and the watch's add, and the laptop keeps them (its own removal with the
-    /// operation it descends from, and another author's), but counts neither: the watch's
-    /// authority is an add the laptop's removal cut off, so it acts for the tablet, which can
-    /// take with it only its remover.
+    /// both removals and the watch's add; the laptop keeps the tablet's removal with the add it
+    /// descends from, and counts neither, but not the watch's removal: the watch never had the
+    /// right to sign (its add is cut off; it acts for the tablet, which can take with it only
+    /// its remover).
     @Test func aDeviceARemovedDeviceApprovedRemovesNobody() async throws {
         let phone = try await Self.ledger(directory, "phone")
         let car = try await Self.ledger(directory, "car")
@@ -186,7 +186,7 @@ struct DeviceKeyImportTests {
         let error = await #expect(throws: BundleError.self) { try await send(from: tablet, to: laptop) }
         #expect(error?.code == .notAMember)
         let after = try await laptop.read { try $0.membershipLog("main")!.operations.count }
-        #expect(after == before + 3, "the watch's add, the tablet's and the watch's removals: \(before) -> \(after)")
+        #expect(after == before + 2, "the watch's add and the tablet's removal: \(before) -> \(after)")
         let devices = try #require(try await laptop.devices(vault: "main"))
         #expect(Set(devices.members.map(\.id)) == [laptopID, phoneID, carID])
         #expect(Set(devices.removed.map(\.id)) == [tabletID])
@@ -217,6 +217,40 @@ struct DeviceKeyImportTests {
         let watchID = try await watch.deviceIdentity().deviceID
         #expect(devices.members.contains { $0.id == watchID })
         #expect(Set(devices.removed.map(\.id)) == [phoneID])
+    }
+
+    /// The phone, removed by the laptop and not knowing it, approves a puppet, which renames
+    /// itself again and again: operations of another author, which a removed device's file
+    /// relays. The laptop keeps none of them (the puppet never had the right to sign: its add
+    /// is cut off), so a removed device cannot fill the vault's log through devices of its own.
+    @Test func aRemovedDevicesFileRelaysNoOperationOfADeviceItAddedAfterItsRemoval() async throws {
+        let phone = try await Self.ledger(directory, "phone")
+        try await laptop.approve(try await phone.joinRequest(vault: "main"))
+        try await send(from: tablet, to: laptop)
+        try await send(from: laptop, to: phone)
+        let (tabletID, phoneID) = (
+            try await tablet.deviceIdentity().deviceID, try await phone.deviceIdentity().deviceID
+        )
+        _ = try await laptop.removeDevice(phoneID, vault: "main")
+        let puppet = try await Self.ledger(directory, "puppet")
+        try await phone.approve(try await puppet.joinRequest(vault: "main"))
+        _ = try await phone.removeDevice(tabletID, vault: "main")
+        try await send(from: phone, to: puppet)
+        let puppetIdentity = try await puppet.deviceIdentity().publicIdentity
+        for round in 0..<5 {
+            _ = try await puppet.renameDevice(puppetIdentity.deviceID, to: "Puppet \(round)", vault: "main")
+        }
+        try await send(from: puppet, to: phone)
+
+        let error = await #expect(throws: BundleError.self) { try await send(from: phone, to: laptop) }
+        #expect(error?.code == .notAMember)
+        let log = try #require(try await laptop.read { try $0.membershipLog("main") })
+        #expect(!log.operations.values.contains { $0.author.identity == puppetIdentity })
+        // The phone's removal and the add it descends from are kept, and count for nothing.
+        #expect(log.operations.values.contains { $0.author.identity.deviceID == phoneID })
+        let devices = try #require(try await laptop.devices(vault: "main"))
+        #expect(devices.members.contains { $0.id == tabletID })
+        #expect(!devices.members.contains { $0.id == puppetIdentity.deviceID })
     }
 
     /// Exports `from`'s whole vault and imports it into `to`.
