@@ -197,14 +197,7 @@ struct DeviceKeyImportTests {
     /// phone's removal does not count, and cuts off nothing the tablet did after it: the watch
     /// is a member on the laptop.
     @Test func aRemovalThatDoesNotCountFreezesNobody() async throws {
-        let phone = try await Self.ledger(directory, "phone")
-        try await laptop.approve(try await phone.joinRequest(vault: "main"))
-        try await send(from: tablet, to: laptop)
-        try await send(from: laptop, to: tablet)
-        try await send(from: laptop, to: phone)
-        let (tabletID, phoneID) = (
-            try await tablet.deviceIdentity().deviceID, try await phone.deviceIdentity().deviceID
-        )
+        let (phone, tabletID, phoneID) = try await phoneApprovedEverywhere()
         _ = try await laptop.removeDevice(phoneID, vault: "main")
         _ = try await phone.removeDevice(tabletID, vault: "main")
         let error = await #expect(throws: BundleError.self) { try await send(from: phone, to: laptop) }
@@ -224,13 +217,7 @@ struct DeviceKeyImportTests {
     /// relays. The laptop keeps none of them (the puppet never had the right to sign: its add
     /// is cut off), so a removed device cannot fill the vault's log through devices of its own.
     @Test func aRemovedDevicesFileRelaysNoOperationOfADeviceItAddedAfterItsRemoval() async throws {
-        let phone = try await Self.ledger(directory, "phone")
-        try await laptop.approve(try await phone.joinRequest(vault: "main"))
-        try await send(from: tablet, to: laptop)
-        try await send(from: laptop, to: phone)
-        let (tabletID, phoneID) = (
-            try await tablet.deviceIdentity().deviceID, try await phone.deviceIdentity().deviceID
-        )
+        let (phone, tabletID, phoneID) = try await phoneApprovedEverywhere()
         _ = try await laptop.removeDevice(phoneID, vault: "main")
         let puppet = try await Self.ledger(directory, "puppet")
         try await phone.approve(try await puppet.joinRequest(vault: "main"))
@@ -251,6 +238,17 @@ struct DeviceKeyImportTests {
         let devices = try #require(try await laptop.devices(vault: "main"))
         #expect(devices.members.contains { $0.id == tabletID })
         #expect(!devices.members.contains { $0.id == puppetIdentity.deviceID })
+    }
+
+    /// A phone the laptop approved, once the laptop, the tablet and the phone hold the same log;
+    /// with the tablet's and the phone's device ids.
+    func phoneApprovedEverywhere() async throws -> (phone: Ledger, tabletID: DeviceID, phoneID: DeviceID) {
+        let phone = try await Self.ledger(directory, "phone")
+        try await laptop.approve(try await phone.joinRequest(vault: "main"))
+        try await send(from: tablet, to: laptop)
+        try await send(from: laptop, to: tablet)
+        try await send(from: laptop, to: phone)
+        return (phone, try await tablet.deviceIdentity().deviceID, try await phone.deviceIdentity().deviceID)
     }
 
     /// Exports `from`'s whole vault and imports it into `to`.
