@@ -36,14 +36,21 @@ struct DeviceKeyImportTests {
     }
 
     /// A format 5 file of vault main holding record `hash`, whose device section names
-    /// `claimed` as its author and the laptop's log, signed by `signer`, for the tablet.
-    func file(claiming claimed: DeviceID, signedBy signer: DeviceIdentity, hash: Int) async throws -> String {
+    /// `claimed` as its author and `operations` (by default the laptop's log), signed by
+    /// `signer`, for `reader` (by default the tablet).
+    func file(
+        claiming claimed: DeviceID,
+        signedBy signer: DeviceIdentity,
+        hash: Int,
+        operations: [MembershipOperation]? = nil,
+        for reader: Ledger? = nil
+    ) async throws -> String {
         let path = directory.path(UUID().uuidString + ".txb")
         let log = try #require(try await laptop.read { try $0.membershipLog("main") })
         let writer = try BundleWriter(
             path: path,
             author: signer,
-            recipients: [try await tablet.deviceIdentity().publicIdentity]
+            recipients: [try await (reader ?? tablet).deviceIdentity().publicIdentity]
         )
         var encoder = PayloadEncoder()
         let header = ChangeSetHeader(
@@ -59,7 +66,7 @@ struct DeviceKeyImportTests {
             devices: DeviceSection(
                 author: claimed,
                 firstRecovery: log.firstRecovery,
-                operations: Array(log.operations.values)
+                operations: operations ?? Array(log.operations.values)
             )
         )
         let record = try Fixture.send(vault: "main", hash: hash)
@@ -238,6 +245,72 @@ struct DeviceKeyImportTests {
         let devices = try #require(try await laptop.devices(vault: "main"))
         #expect(devices.members.contains { $0.id == tabletID })
         #expect(!devices.members.contains { $0.id == puppetIdentity.deviceID })
+    }
+
+    /// The same through the recovery secret: the removed phone, with its old parents, rotates the
+    /// recovery secret to an identity of its own (and removes the tablet after it, so that its
+    /// file keeps the rotation), which approves a puppet that renames itself. The laptop keeps
+    /// the phone's own two operations, and nothing the identity or the puppet signed.
+    @Test func aRemovedDevicesFileRelaysNothingOfAnIdentityItRotatedTo() async throws {
+        let (phone, tabletID, phoneID) = try await phoneApprovedEverywhere()
+        let held = try #require(try await phone.read { try $0.membershipLog("main") })
+        _ = try await laptop.removeDevice(phoneID, vault: "main")
+        let (signer, stolen, puppet) = (
+            try await phone.deviceIdentity(), DeviceIdentity.generate(), DeviceIdentity.generate()
+        )
+        var time: UInt64 = 1 << 50
+        func signed(
+            _ change: MembershipChange,
+            by identity: DeviceIdentity,
+            after parents: Set<OperationID>,
+            asRecovery: Bool = false
+        ) throws -> MembershipOperation {
+            time += 1
+            return try MembershipOperation.signed(
+                change,
+                vault: "main",
+                time: time,
+                parents: parents,
+                by: identity,
+                asRecovery: asRecovery
+            )
+        }
+        let rotation = try signed(.rotateRecovery(stolen.publicIdentity), by: signer, after: held.heads)
+        let removal = try signed(
+            .remove(tabletID, cut: RemovalCut(replica: ReplicaID(rawValue: 2), time: 0), newRecovery: nil),
+            by: signer,
+            after: [rotation.id]
+        )
+        let add = try signed(
+            .add(puppet.publicIdentity, name: "Puppet", replica: ReplicaID(rawValue: 99)),
+            by: stolen,
+            after: [rotation.id],
+            asRecovery: true
+        )
+        var relayed = [add]
+        for round in 0..<5 {
+            relayed.append(
+                try signed(.rename(puppet.deviceID, name: "Puppet \(round)"), by: puppet, after: [relayed.last!.id])
+            )
+        }
+        let path = try await file(
+            claiming: phoneID,
+            signedBy: signer,
+            hash: 3,
+            operations: Array(held.operations.values) + [rotation, removal] + relayed,
+            for: laptop
+        )
+        let before = try await laptop.read { try $0.membershipLog("main")!.operations.count }
+        let error = await #expect(throws: BundleError.self) { try await laptop.importBundle(at: path) }
+        #expect(error?.code == .notAMember)
+        let log = try #require(try await laptop.read { try $0.membershipLog("main") })
+        #expect(log.operations.count == before + 2, "the phone's rotation and removal")
+        #expect(
+            !log.operations.values.contains {
+                [stolen.publicIdentity, puppet.publicIdentity].contains($0.author.identity)
+            }
+        )
+        #expect(try await laptop.devices(vault: "main")?.members.contains { $0.id == tabletID } == true)
     }
 
     /// A phone the laptop approved, once the laptop, the tablet and the phone hold the same log;
