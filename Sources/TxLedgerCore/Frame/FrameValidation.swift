@@ -44,13 +44,17 @@ package struct FrameValidation {
         _ range: Range<Int>,
         into slots: UnsafeMutableBufferPointer<ReceivedRecord?>
     ) -> (position: Int, error: any Error)? {
-        for position in range {
-            do {
-                slots[position] = try frames[position].validated()
-            } catch {
-                return (position, error)
+        // Through the array's buffer: its subscript copied each frame (its fields, tables and
+        // bytes retained and released) before validating it.
+        frames.withUnsafeBufferPointer { frames in
+            for position in range {
+                do {
+                    slots[position] = try frames[position].validated()
+                } catch {
+                    return (position, error)
+                }
             }
+            return nil
         }
-        return nil
     }
 }
