@@ -24,26 +24,35 @@ struct CLIProcess {
         try await seconds(running: executable, arguments, output: output, named: arguments)
     }
 
-    /// Seconds a `txledger` process took with `arguments`, and its peak resident memory in MB,
-    /// which GNU time (`/usr/bin/time -f %M`, Linux) reads from the kernel when the process
-    /// exits; `nil` where there is no GNU time. `scratch` is a file for its answer.
-    func secondsAndPeak(_ arguments: [String], scratch: String) async throws -> (seconds: Double, peakMB: Double?) {
+    /// What a whole `txledger` process used: its seconds from start to exit and, where GNU time
+    /// can tell (`/usr/bin/time`, Linux), its peak resident memory and the processor seconds
+    /// of all its threads (user and system), which the kernel counts when it exits.
+    struct Usage {
+        let seconds: Double
+        let peakMB: Double?
+        let cpuSeconds: Double?
+    }
+
+    /// What a `txledger` process with `arguments` used (`Usage`); `scratch` is a file for GNU
+    /// time's answer.
+    func usage(_ arguments: [String], scratch: String) async throws -> Usage {
         let time = URL(fileURLWithPath: "/usr/bin/time")
         #if os(Linux)
         let gnuTime = FileManager.default.isExecutableFile(atPath: time.path)
         #else
         let gnuTime = false
         #endif
-        guard gnuTime else { return (try await seconds(arguments), nil) }
+        guard gnuTime else { return Usage(seconds: try await seconds(arguments), peakMB: nil, cpuSeconds: nil) }
         let seconds = try await seconds(
             running: time,
-            ["-f", "%M", "-o", scratch, executable.path] + arguments,
+            ["-f", "%M %U %S", "-o", scratch, executable.path] + arguments,
             output: nil,
             named: arguments
         )
         let answer = (try? String(contentsOfFile: scratch, encoding: .utf8)) ?? ""
-        let kilobytes = answer.split(separator: "\n").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        return (seconds, kilobytes.map { $0 / 1024 })
+        let figures = (answer.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
+        guard figures.count == 3 else { return Usage(seconds: seconds, peakMB: nil, cpuSeconds: nil) }
+        return Usage(seconds: seconds, peakMB: figures[0] / 1024, cpuSeconds: figures[1] + figures[2])
     }
 
     private func seconds(

@@ -2,7 +2,8 @@ import Foundation
 
 /// scale.*: issue #36's figures of a large vault through one folder, as whole `txledger sync`
 /// processes: the first device's first sync into an empty folder (the baseline); a new
-/// device's first sync, which gets the whole vault (its time and peak resident memory); the
+/// device's first sync, which gets the whole vault (its time, peak resident memory and
+/// processor seconds: a sync of 5 s on this two-core machine has at most 10 of them); the
 /// first device's next sync, which finds the newcomer's files, against its sync after that,
 /// with nothing new; and the folder's bytes then, against the first device's file alone.
 struct BootstrapScenario {
@@ -15,8 +16,8 @@ struct BootstrapScenario {
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let scratch = files.path("scale-peak.txt")
-        func sync(_ ledger: String) async throws -> (seconds: Double, peakMB: Double?) {
-            try await cli.secondsAndPeak(["--db", ledger, "sync", folder, "--key-file", keyFile], scratch: scratch)
+        func sync(_ ledger: String) async throws -> CLIProcess.Usage {
+            try await cli.usage(["--db", ledger, "sync", folder, "--key-file", keyFile], scratch: scratch)
         }
 
         let writing = try await sync(first)
@@ -30,6 +31,9 @@ struct BootstrapScenario {
         report.add("scale.bootstrap.1m", .cost(joining.seconds, unit: "s", baseline: writing.seconds, name: firstSync))
         if let peak = joining.peakMB {
             report.add("scale.bootstrap.1m_mb", .cost(peak, unit: "MB", baseline: writing.peakMB, name: firstSync))
+        }
+        if let cpu = joining.cpuSeconds {
+            report.add("scale.bootstrap.1m_cpu", .cost(cpu, unit: "s", baseline: writing.cpuSeconds, name: firstSync))
         }
         report.add(
             "scale.reread.1m",
