@@ -13,6 +13,12 @@ extension RecordState {
     /// then each newer register's time (field `1000·b`, a stamp time), replica (`1000·b + 1`)
     /// and values.
     var newerFields: NewerFields {
+        // A record of this version's fields only (nearly every one) joins and checks nothing.
+        if facts.newerFields.isEmpty, status.terminal?.newerFields.isEmpty ?? true, note?.newerFields.isEmpty ?? true,
+            labels?.newerFields.isEmpty ?? true, hidden?.newerFields.isEmpty ?? true, newerRegisters.isEmpty
+        {
+            return NewerFields()
+        }
         var fields = facts.newerFields.fields
         fields += status.terminal?.newerFields.fields ?? []
         fields += note?.newerFields.fields ?? []

@@ -46,9 +46,7 @@ package struct FrameEncoder {
     /// The frame of `record`: its fields, but for an explorer page that the chain's default
     /// gives (the reader derives the same default).
     package mutating func frame(_ record: RecordState) -> [UInt8] {
-        var fields = record.fields
-        if record.facts.value.hasDefaultExplorerUrl { fields[.explorerUrl] = nil }
-        return frame(fields)
+        frame(record.frameFields)
     }
 
     /// The frame `frame(_:)` gives for `record` among stored frames if the file's tables

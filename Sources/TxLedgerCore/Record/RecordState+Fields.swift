@@ -2,8 +2,14 @@ import Foundation
 
 extension RecordState {
     /// This record as its fields, every present one set (a frame writer leaves out the
-    /// explorer page that the chain's default gives).
-    var fields: RecordFields {
+    /// explorer page that the chain's default gives: `frameFields`).
+    var fields: RecordFields { fields(withDefaultExplorerUrl: true) }
+
+    /// The fields a frame holds: `fields` but for an explorer page that the chain's default
+    /// gives (a reader derives the same default), which is not made at all.
+    var frameFields: RecordFields { fields(withDefaultExplorerUrl: false) }
+
+    private func fields(withDefaultExplorerUrl: Bool) -> RecordFields {
         let facts = self.facts.value
         var fields = RecordFields(vault: facts.vaultId)
         // Each field is set once, mostly in increasing order: appended.
@@ -22,7 +28,7 @@ extension RecordState {
         set(.chain, facts.chain.id)
         set(.timestampMs, facts.timestamp.millis)
         set(.txHash, facts.txHash)
-        set(.explorerUrl, facts.explorerUrl)
+        set(.explorerUrl, withDefaultExplorerUrl || !facts.hasDefaultExplorerUrl ? facts.explorerUrl : nil)
         set(.fiatValue, facts.fiatValue?.string)
         set(.fromAddress, facts.fromAddress)
         set(.appDomain, facts.app?.domain)
