@@ -104,7 +104,11 @@ public struct TransactionRecord: Hashable, Sendable, Identifiable {
     package static func normalizedLabels(_ labels: [String]) throws -> [String] {
         let unique = Set(
             try labels.map {
-                try TextField.line(max: 64).validate($0.precomposedStringWithCanonicalMapping, field: "label")
+                // ASCII is its own NFC form: only other labels are converted.
+                try TextField.line(max: 64).validate(
+                    $0.utf8.allSatisfy { $0 < 0x80 } ? $0 : $0.precomposedStringWithCanonicalMapping,
+                    field: "label"
+                )
             }
         )
         guard unique.count <= maxLabels else {
