@@ -68,17 +68,24 @@ public struct StatusUpdate: Hashable, Sendable {
         for (key, value) in Self.details(block: blockNumber, feePaid: feePaid, replacedBy: replacedBy) {
             guard given.updateValue(value, forKey: key) == nil else { throw refuse(key, "is given twice") }
         }
-        if !given.isEmpty, let unknown = given.keys.sorted().first(where: { !Self.detailKeys.contains($0) }) {
+        // The first unknown key in key order, so that the error names the same one whatever
+        // the order; the keys are sorted only when one is unknown.
+        if given.keys.contains(where: { !Self.detailKeys.contains($0) }),
+            let unknown = given.keys.sorted().first(where: { !Self.detailKeys.contains($0) })
+        {
             throw refuse(
                 String(unknown.prefix(40)),
                 "is not a status detail (\(Self.detailKeys.joined(separator: ", ")))"
             )
         }
-        var checked: [String: String] = [:]
+        // Every key is known: each value is replaced by its valid form where it differs (a
+        // received or stored detail is in it already, and its dictionary is kept, not made again).
+        var checked = given
         for field in RecordField.statusDetails where !given.isEmpty {
             guard let value = given[field.key], let rule = field.statusDetail else { continue }
             guard rule.admits(status, evidence) else { throw refuse(field.key, rule.refusal) }
-            checked[field.key] = try rule.validated(value, key: field.key)
+            let valid = try rule.validated(value, key: field.key)
+            if valid != value { checked[field.key] = valid }
         }
         self.init(
             checked: status,

@@ -305,7 +305,15 @@ extension RecordState {
 
     /// A terminal status exactly as a writer writes it, as `kind` is: lowercase.
     private static func terminalStatus(_ written: String, _ field: RecordField) throws -> TransactionStatus {
-        guard let status = TransactionStatus(rawValue: written), status.isTerminal else {
+        // Compared with the two terminal names (short strings compare in one step), not looked
+        // up among every status's name.
+        let status: TransactionStatus? =
+            switch written {
+            case TransactionStatus.confirmed.rawValue: .confirmed
+            case TransactionStatus.failed.rawValue: .failed
+            default: nil
+            }
+        guard let status else {
             throw LedgerError.invalidInput(
                 field: field.name,
                 reason: "'\(written.prefix(40))' is not confirmed or failed"
