@@ -23,25 +23,26 @@ enum CompactText {
     /// The form a writer uses for the UTF-8 `text`: one pass over its bytes.
     static func form(of text: UnsafeBufferPointer<UInt8>) -> Form {
         guard !text.isEmpty, text.count % 2 == 0 else { return .utf8 }
-        let prefixed = text[0] == UInt8(ascii: "0") && text[1] == UInt8(ascii: "x")
-        // Each byte classed without a branch, the classes gathered as bits: a branch on digit
-        // or letter, which random hex takes at random, cost more than the rest of the check.
-        var (other, lower, upper): (UInt8, UInt8, UInt8) = (0, 0, 0)
-        for index in (prefixed ? 2 : 0)..<text.count {
+        var lowerLetters = false
+        var upperLetters = false
+        for index in text.indices {
             let byte = text[index]
-            let isDigit: UInt8 = byte &- 0x30 < 10 ? 1 : 0
-            let isLower: UInt8 = byte &- 0x61 < 6 ? 1 : 0
-            let isUpper: UInt8 = byte &- 0x41 < 6 ? 1 : 0
-            lower |= isLower
-            upper |= isUpper
-            other |= 1 &- (isDigit | isLower | isUpper)
+            if byte >= 0x30 && byte <= 0x39 { continue }
+            if byte >= 0x61 && byte <= 0x66 {
+                lowerLetters = true
+            } else if byte >= 0x41 && byte <= 0x46 {
+                upperLetters = true
+            } else if !(byte == UInt8(ascii: "x") && index == 1 && text[0] == UInt8(ascii: "0")) {
+                return .utf8
+            }
         }
-        if other != 0 { return .utf8 }
-        if prefixed { return text.count >= 4 && upper == 0 ? .prefixedLowerHex : .utf8 }
-        if upper == 0 { return .lowerHex }
-        return lower != 0 ? .utf8 : .upperHex
+        let prefixed = text[1] == UInt8(ascii: "x")
+        if prefixed { return text.count >= 4 && !upperLetters ? .prefixedLowerHex : .utf8 }
+        if !upperLetters { return .lowerHex }
+        return lowerLetters ? .utf8 : .upperHex
     }
 
+    /// The value of a hex digit (validated by `form(of:)`).
     static func nibble(_ digit: UInt8) -> UInt8 {
         digit <= UInt8(ascii: "9") ? digit &- UInt8(ascii: "0") : (digit | 0x20) &- UInt8(ascii: "a") &+ 10
     }
