@@ -25,6 +25,17 @@ struct LabelsTextTests {
         }
     }
 
+    /// The escapes Specs/schema.md ("Labels") lists, byte for byte.
+    @Test func labelsAreWrittenAsTheSpecSays() {
+        #expect(RecordFields.encodeLabels([]) == "[]")
+        #expect(RecordFields.encodeLabels(["a/b", "é"]) == #"["a\/b","é"]"#)
+        #expect(RecordFields.encodeLabels(["q\"", "b\\s"]) == #"["q\"","b\\s"]"#)
+        #expect(
+            RecordFields.encodeLabels(["\u{8}\u{9}\u{A}\u{C}\u{D}", "\u{1}\u{1F}\u{7F}\u{2028}😀"])
+                == "[\"\\b\\t\\n\\f\\r\",\"\\u0001\\u001f\u{7F}\u{2028}😀\"]"
+        )
+    }
+
     @Test func labelsAreReadAsJSONDecoderReadsThem() async throws {
         await propertyCheck(count: 500, input: Self.labels) { labels in
             let text = String(decoding: try! JSONEncoder().encode(labels), as: UTF8.self)
