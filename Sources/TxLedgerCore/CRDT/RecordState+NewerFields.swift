@@ -13,24 +13,25 @@ extension RecordState {
     /// then each newer register's time (field `1000·b`, a stamp time), replica (`1000·b + 1`)
     /// and values.
     var newerFields: NewerFields {
-        // A record of this version's fields only (nearly every one) joins and checks nothing.
-        if facts.newerFields.isEmpty, status.terminal?.newerFields.isEmpty ?? true, note?.newerFields.isEmpty ?? true,
-            labels?.newerFields.isEmpty ?? true, hidden?.newerFields.isEmpty ?? true, newerRegisters.isEmpty
-        {
-            return NewerFields()
-        }
+        // Only what is there is gathered: a record of this version's fields (nearly every one)
+        // appends, sorts and checks nothing.
         var fields = facts.newerFields.fields
-        fields += status.terminal?.newerFields.fields ?? []
-        fields += note?.newerFields.fields ?? []
-        fields += labels?.newerFields.fields ?? []
-        fields += hidden?.newerFields.fields ?? []
-        for (block, register) in newerRegisters.sorted(by: { $0.key < $1.key }) {
-            let first = block * NewerFields.blockSize
-            fields.append(NewerField(number: first, value: .stampTime(register.stamp.time)))
-            fields.append(NewerField(number: first + 1, value: .replica(register.stamp.replica)))
-            fields += register.value.fields
+        func gather(_ newer: NewerFields?) {
+            if let newer, !newer.isEmpty { fields += newer.fields }
         }
-        return NewerFields(fields)
+        gather(status.terminal?.newerFields)
+        gather(note?.newerFields)
+        gather(labels?.newerFields)
+        gather(hidden?.newerFields)
+        if !newerRegisters.isEmpty {
+            for (block, register) in newerRegisters.sorted(by: { $0.key < $1.key }) {
+                let first = block * NewerFields.blockSize
+                fields.append(NewerField(number: first, value: .stampTime(register.stamp.time)))
+                fields.append(NewerField(number: first + 1, value: .replica(register.stamp.replica)))
+                fields += register.value.fields
+            }
+        }
+        return fields.isEmpty ? NewerFields() : NewerFields(fields)
     }
 
     /// This state with `newer` attached where each field's number says, replacing the newer

@@ -69,10 +69,8 @@ public struct StatusUpdate: Hashable, Sendable {
             guard given.updateValue(value, forKey: key) == nil else { throw refuse(key, "is given twice") }
         }
         // The first unknown key in key order, so that the error names the same one whatever
-        // the order; the keys are sorted only when one is unknown.
-        if given.keys.contains(where: { !Self.detailKeys.contains($0) }),
-            let unknown = given.keys.sorted().first(where: { !Self.detailKeys.contains($0) })
-        {
+        // the order (the keys are not sorted to find it).
+        if let unknown = given.keys.filter({ !Self.detailKeys.contains($0) }).min() {
             throw refuse(
                 String(unknown.prefix(40)),
                 "is not a status detail (\(Self.detailKeys.joined(separator: ", ")))"

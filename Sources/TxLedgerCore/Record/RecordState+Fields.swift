@@ -361,22 +361,43 @@ extension RecordState {
 }
 
 extension RecordFields {
-    /// Labels as one text: a JSON array of strings, as `JSONEncoder` writes it. Labels of
-    /// printable ASCII but `"`, `\` and `/` (which it escapes) are written here as it writes
-    /// them, without it: an encoder per record with labels was 3% of encoding the records of
-    /// a merge (`LabelsTextTests` compares the two).
+    /// Labels as one text: a JSON array of strings, written as Specs/schema.md ("Labels") says,
+    /// which is how Foundation's `JSONEncoder` writes it (`LabelsTextTests` compares the two;
+    /// an encoder per record with labels was 3% of encoding the records of a merge).
     static func encodeLabels(_ labels: [String]) -> String {
-        guard labels.allSatisfy({ $0.utf8.allSatisfy(isWrittenAsIs) }) else {
-            // Encoding [String] cannot fail.
-            return String(decoding: try! JSONEncoder().encode(labels), as: UTF8.self)
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, label) in labels.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in label.utf8 { appendEscaped(byte, to: &bytes) }
+            bytes.append(UInt8(ascii: "\""))
         }
-        return "[" + labels.map { "\"" + $0 + "\"" }.joined(separator: ",") + "]"
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether `JSONEncoder` writes `byte` of a string as it is.
-    static func isWrittenAsIs(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-            && byte != UInt8(ascii: "/")
+    /// Appends one UTF-8 byte of a label as the labels' JSON writes it: `"`, `\\` and `/` after a
+    /// backslash, five control characters by their letter, the others as `\u00` and two
+    /// lowercase hex digits, every other byte as it is.
+    private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {
+        let letter: Character? =
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): Character(Unicode.Scalar(byte))
+            case 0x08: "b"
+            case 0x09: "t"
+            case 0x0A: "n"
+            case 0x0C: "f"
+            case 0x0D: "r"
+            default: nil
+            }
+        if let letter {
+            bytes += [UInt8(ascii: "\\"), letter.asciiValue!]
+        } else if byte < 0x20 {
+            let digits = Array("0123456789abcdef".utf8)
+            bytes += Array("\\u00".utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+        } else {
+            bytes.append(byte)
+        }
     }
 
     static func decodeLabels(_ text: String?) throws -> [String] {
