@@ -38,16 +38,18 @@ extension LedgerTransaction {
         defer { if load != nil { BlockLoad.restoreCache(store) } }
 
         // The watermark joins as a maximum; a newer one is applied to the stored rows first.
+        // A stamp is too far ahead of the wall clock as the merge began (read once, not for
+        // each of a million records' stamps).
+        let now = stamps.wallClock().millis
         var latestAcceptable: Stamp?
         func observe(_ stamp: Stamp) {
-            if stamps.isTooFarAhead(stamp) {
+            if stamps.isTooFarAhead(stamp, wallMillis: now) {
                 report.futureStamps += 1
             } else if latestAcceptable.map({ stamp > $0 }) ?? true {
                 latestAcceptable = stamp
             }
         }
         let cuts = membership.map(cuts(of:)) ?? WriteCuts()
-        let now = stamps.wallClock().millis
         try store.purgeCleared(before: now - RecordStore.restorableMillis)
         let heldWatermark = try store.watermark(vault).stamp
         let theirWatermark = header.clearedThrough.flatMap { cuts.counts($0) ? $0 : nil }
@@ -177,7 +179,7 @@ extension LedgerTransaction {
                     return
                 }
                 batchIDs.append(incoming.id)
-                batch.append(incoming)
+                batch.append(consume incoming)
                 frames.append(unchanged ? frame : nil)
                 batchBytes += bytes
                 if Self.mergeBatch.isReached(count: batch.count, bytes: batchBytes) { try mergeBatch() }

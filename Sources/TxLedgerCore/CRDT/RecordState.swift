@@ -154,10 +154,10 @@ extension RecordState {
     package func forEachStamp(_ body: (Stamp) -> Void) {
         body(facts.stamp)
         status.forEachStamp(body)
-        if let note { body(note.stamp) }
-        if let labels { body(labels.stamp) }
-        if let hidden { body(hidden.stamp) }
-        if let cleared { body(cleared.stamp) }
+        if let stamp = note?.stamp { body(stamp) }
+        if let stamp = labels?.stamp { body(stamp) }
+        if let stamp = hidden?.stamp { body(stamp) }
+        if let stamp = cleared?.stamp { body(stamp) }
         for register in newerRegisters.values { body(register.stamp) }
     }
 }

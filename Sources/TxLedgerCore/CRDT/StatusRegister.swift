@@ -65,12 +65,12 @@ package struct StatusRegister: Hashable, Sendable {
     }
 
     /// Calls `body` with each stamp of `stamps`, without making the array (a merge looks at
-    /// every received record's stamps).
+    /// every received record's stamps) nor copying a register (a copy retains its value's).
     package func forEachStamp(_ body: (Stamp) -> Void) {
         if let pending { body(pending) }
-        if let terminal { body(terminal.stamp) }
-        if let inferred { body(inferred.stamp) }
-        if let rival { body(rival.stamp) }
+        if let stamp = terminal?.stamp { body(stamp) }
+        if let stamp = inferred?.stamp { body(stamp) }
+        if let stamp = rival?.stamp { body(stamp) }
     }
 
     func joined(with other: StatusRegister) -> StatusRegister {

@@ -41,8 +41,9 @@ package struct StampSource {
         clock = HybridClock(replica: replica, last: clock.last, maxForwardDrift: clock.maxForwardDrift)
     }
 
-    package func isTooFarAhead(_ remote: Stamp) -> Bool {
-        clock.isTooFarAhead(remote, wallMillis: wallClock().millis)
+    /// Whether `remote` is too far ahead of the wall clock when it read `wallMillis`.
+    package func isTooFarAhead(_ remote: Stamp, wallMillis: Int64) -> Bool {
+        clock.isTooFarAhead(remote, wallMillis: wallMillis)
     }
 
     /// Lets a remote stamp advance the clock (see `HybridClock.observe`).
