@@ -18,11 +18,49 @@ package struct RecordState: Hashable, Sendable {
     package var facts: Register<TransactionFacts>
     package var status: StatusRegister
     package var lastCheckedAt: Date?
-    package var note: Register<String?>?
-    package var labels: Register<[String]>?
-    package var hidden: Register<Bool>?
-    package var newerRegisters: [Int: Register<NewerFields>] = [:]
-    package var cleared: ClearMark?
+    /// The registers most records lack, out of line (`nil` while every one is absent): a state
+    /// is moved from thread to thread and array to array on its way into a store, and these
+    /// held more than a quarter of its bytes.
+    private var annotations: OutOfLine<Annotations>?
+
+    private struct Annotations: Hashable, Sendable {
+        var note: Register<String?>?
+        var labels: Register<[String]>?
+        var hidden: Register<Bool>?
+        var newerRegisters: [Int: Register<NewerFields>] = [:]
+        var cleared: ClearMark?
+
+        var isEmpty: Bool { note == nil && labels == nil && hidden == nil && newerRegisters.isEmpty && cleared == nil }
+    }
+
+    package var note: Register<String?>? {
+        get { annotations?.value.note }
+        set { annotate { $0.note = newValue } }
+    }
+    package var labels: Register<[String]>? {
+        get { annotations?.value.labels }
+        set { annotate { $0.labels = newValue } }
+    }
+    package var hidden: Register<Bool>? {
+        get { annotations?.value.hidden }
+        set { annotate { $0.hidden = newValue } }
+    }
+    package var newerRegisters: [Int: Register<NewerFields>] {
+        get { annotations?.value.newerRegisters ?? [:] }
+        set { annotate { $0.newerRegisters = newValue } }
+    }
+    package var cleared: ClearMark? {
+        get { annotations?.value.cleared }
+        set { annotate { $0.cleared = newValue } }
+    }
+
+    /// Changes the annotations, kept as `nil` when none is left (so that equal states compare
+    /// and hash alike).
+    private mutating func annotate(_ change: (inout Annotations) -> Void) {
+        var changed = annotations?.value ?? Annotations()
+        change(&changed)
+        annotations = changed.isEmpty ? nil : OutOfLine(changed)
+    }
 
     package var id: TransactionID { facts.value.id }
 
@@ -36,6 +74,7 @@ package struct RecordState: Hashable, Sendable {
         case .failure: self.status = status  // broadcasted: the bottom, nothing to write
         }
         lastCheckedAt = record.lastCheckedAt
+        annotations = nil
         note = record.note.map { Register($0, stamp: stamp) }
         labels = record.labels.isEmpty ? nil : Register(record.labels, stamp: stamp)
         hidden = record.hidden ? Register(true, stamp: stamp) : nil
@@ -54,11 +93,14 @@ package struct RecordState: Hashable, Sendable {
         self.facts = facts
         self.status = status
         self.lastCheckedAt = lastCheckedAt
-        self.note = note
-        self.labels = labels
-        self.hidden = hidden
-        self.newerRegisters = newerRegisters
-        self.cleared = cleared
+        let annotations = Annotations(
+            note: note,
+            labels: labels,
+            hidden: hidden,
+            newerRegisters: newerRegisters,
+            cleared: cleared
+        )
+        self.annotations = annotations.isEmpty ? nil : OutOfLine(annotations)
     }
 
     /// The join of two states of the same record: register by register.
