@@ -54,12 +54,17 @@ package struct RecordState: Hashable, Sendable {
         set { annotate { $0.cleared = newValue } }
     }
 
-    /// Changes the annotations, kept as `nil` when none is left (so that equal states compare
-    /// and hash alike).
+    /// Changes the annotations.
     private mutating func annotate(_ change: (inout Annotations) -> Void) {
         var changed = annotations?.value ?? Annotations()
         change(&changed)
-        annotations = changed.isEmpty ? nil : OutOfLine(changed)
+        annotations = Self.outOfLine(changed)
+    }
+
+    /// `annotations` kept out of line, or `nil` when none is there (so that equal states
+    /// compare and hash alike).
+    private static func outOfLine(_ annotations: Annotations) -> OutOfLine<Annotations>? {
+        annotations.isEmpty ? nil : OutOfLine(annotations)
     }
 
     package var id: TransactionID { facts.value.id }
@@ -74,10 +79,13 @@ package struct RecordState: Hashable, Sendable {
         case .failure: self.status = status  // broadcasted: the bottom, nothing to write
         }
         lastCheckedAt = record.lastCheckedAt
-        annotations = nil
-        note = record.note.map { Register($0, stamp: stamp) }
-        labels = record.labels.isEmpty ? nil : Register(record.labels, stamp: stamp)
-        hidden = record.hidden ? Register(true, stamp: stamp) : nil
+        annotations = Self.outOfLine(
+            Annotations(
+                note: record.note.map { Register($0, stamp: stamp) },
+                labels: record.labels.isEmpty ? nil : Register(record.labels, stamp: stamp),
+                hidden: record.hidden ? Register(true, stamp: stamp) : nil
+            )
+        )
     }
 
     init(
@@ -93,14 +101,9 @@ package struct RecordState: Hashable, Sendable {
         self.facts = facts
         self.status = status
         self.lastCheckedAt = lastCheckedAt
-        let annotations = Annotations(
-            note: note,
-            labels: labels,
-            hidden: hidden,
-            newerRegisters: newerRegisters,
-            cleared: cleared
+        annotations = Self.outOfLine(
+            Annotations(note: note, labels: labels, hidden: hidden, newerRegisters: newerRegisters, cleared: cleared)
         )
-        self.annotations = annotations.isEmpty ? nil : OutOfLine(annotations)
     }
 
     /// The join of two states of the same record: register by register.
