@@ -23,13 +23,11 @@ extension RecordState {
         gather(note?.newerFields)
         gather(labels?.newerFields)
         gather(hidden?.newerFields)
-        if !newerRegisters.isEmpty {
-            for (block, register) in newerRegisters.sorted(by: { $0.key < $1.key }) {
-                let first = block * NewerFields.blockSize
-                fields.append(NewerField(number: first, value: .stampTime(register.stamp.time)))
-                fields.append(NewerField(number: first + 1, value: .replica(register.stamp.replica)))
-                fields += register.value.fields
-            }
+        for (block, register) in newerRegisters.sorted(by: { $0.key < $1.key }) {
+            let first = block * NewerFields.blockSize
+            fields.append(NewerField(number: first, value: .stampTime(register.stamp.time)))
+            fields.append(NewerField(number: first + 1, value: .replica(register.stamp.replica)))
+            fields += register.value.fields
         }
         return fields.isEmpty ? NewerFields() : NewerFields(fields)
     }
