@@ -14,10 +14,15 @@ package struct FrameValidation {
     /// Frames a thread takes at least: fewer are validated on the calling thread alone.
     static let minimumPerThread = 64
 
+    /// The threads that validate at most: the cores this process may use, read once (Foundation
+    /// reads them from the system's files at each call: 0.5% of a new device's first sync when
+    /// read for each group of frames).
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// Validates `frames`; the work is split in contiguous parts, one per thread, and each part
     /// stops at its first failure.
     package init(_ frames: [DecodedFrame]) {
-        let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, frames.count / Self.minimumPerThread))
+        let threads = max(1, min(Self.cores, frames.count / Self.minimumPerThread))
         var records = [ReceivedRecord?](repeating: nil, count: frames.count)
         let failures = LockedValue([(position: Int, error: any Error)]())
         records.withUnsafeMutableBufferPointer { buffer in
