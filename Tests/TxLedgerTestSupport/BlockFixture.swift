@@ -29,21 +29,21 @@ package enum BlockFixture {
                     ORDER BY vault, time, id
                     """
             )
-            var slots: [RecordStore.BlockSlot] = []
+            var slots = BlockSlots()
             var block = RecordBlock(capacity: capacity)
             var vault: Int64?
             for row in rows {
                 let values = Self.values(row)
                 if let open = vault, open != values.vault || block.isFull {
-                    slots += try store.write(block, vault: open)
+                    slots.append(contentsOf: try store.write(block, vault: open))
                     block = RecordBlock(capacity: capacity)
                 }
                 vault = values.vault
                 block.append(values)
                 try store.remove(values.id)
             }
-            if let vault { slots += try store.write(block, vault: vault) }
-            guard try store.writeDirectory(&slots).isEmpty else { throw FixtureError.repeatedID }
+            if let vault { slots.append(contentsOf: try store.write(block, vault: vault)) }
+            guard try store.writeDirectory(slots).isEmpty else { throw FixtureError.repeatedID }
             try store.writeCounts()
             return rows.map { row in
                 Moved(uniqueKeysWithValues: RecordRow.columns.map { ($0, row[$0] as DatabaseValue) })

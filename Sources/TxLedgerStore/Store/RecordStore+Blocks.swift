@@ -34,11 +34,11 @@ extension RecordStore {
         return rows.enumerated().map { BlockSlot(id: $0.element.id, block: number, slot: UInt16($0.offset)) }
     }
 
-    /// Writes the directory entries of `slots` in id order (sorting them in place); returns the
-    /// ids named more than once, whose slots are all left out (the caller writes each such
-    /// record as a row, and supersedes its slots: `supersede`).
-    func writeDirectory(_ sorted: inout [BlockSlot]) throws -> [TransactionID: [BlockSlot]] {
-        sorted.sort { $0.id < $1.id }
+    /// Writes the directory entries of `slots` in id order; returns the ids named more than
+    /// once, whose slots are all left out (the caller writes each such record as a row, and
+    /// supersedes its slots: `supersede`).
+    func writeDirectory(_ slots: consuming BlockSlots) throws -> [TransactionID: [BlockSlot]] {
+        let sorted = slots.sorted()
         var repeated: [TransactionID: [BlockSlot]] = [:]
         var entries: [BlockSlot] = []
         entries.reserveCapacity(Self.directoryEntriesPerInsert)

@@ -8,7 +8,7 @@ import TxLedgerCore
 package struct BlockLoad {
     private let vault: Int64
     private var block = RecordBlock()
-    private var slots: [RecordStore.BlockSlot] = []
+    private var slots = BlockSlots()
     /// The time and id of the last row a block took: the next must come after it.
     private var last: (time: Int64, id: TransactionID)?
     /// Whether the ledger held no record at all when the load began; then the ids the load
@@ -79,7 +79,7 @@ package struct BlockLoad {
     }
 
     private mutating func flush(_ store: RecordStore) throws {
-        slots += try store.write(block, vault: vault)
+        slots.append(contentsOf: try store.write(block, vault: vault))
         block = RecordBlock()
     }
 
@@ -88,8 +88,10 @@ package struct BlockLoad {
     /// superseded.
     package mutating func finish(_ store: RecordStore) throws {
         try flush(store)
-        let repeated = try store.writeDirectory(&slots)
-        slots = []
+        // Taken out, so that the buckets are sorted in place, not copied.
+        let taken = slots
+        slots = BlockSlots()
+        let repeated = try store.writeDirectory(consume taken)
         let rowsAndBlocks = try store.idsInRowsAndBlocks(vault: vault)
         let twice = Set(repeated.keys).union(rowsAndBlocks)
         guard !twice.isEmpty else { return }
