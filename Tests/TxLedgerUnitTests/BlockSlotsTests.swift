@@ -22,7 +22,7 @@ struct BlockSlotsTests {
                 }
             )
         }
-        let sorted = slots.sorted()
+        let sorted = Array(slots.sortedBuckets().joined())
         #expect(sorted.map(\.id) == named.sorted())
         #expect(Set(sorted.map { "\($0.block).\($0.slot)" }).count == named.count)
     }

@@ -38,7 +38,6 @@ extension RecordStore {
     /// once, whose slots are all left out (the caller writes each such record as a row, and
     /// supersedes its slots: `supersede`).
     func writeDirectory(_ slots: consuming BlockSlots) throws -> [TransactionID: [BlockSlot]] {
-        let sorted = slots.sorted()
         var repeated: [TransactionID: [BlockSlot]] = [:]
         var entries: [BlockSlot] = []
         entries.reserveCapacity(Self.directoryEntriesPerInsert)
@@ -51,17 +50,20 @@ extension RecordStore {
             try statement.execute(directory: entries[...])
             entries.removeAll(keepingCapacity: true)
         }
-        var index = sorted.startIndex
-        while index < sorted.endIndex {
-            var end = index + 1
-            while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
-            if end - index > 1 {
-                repeated[sorted[index].id] = Array(sorted[index..<end])
-            } else {
-                entries.append(sorted[index])
-                if entries.count == Self.directoryEntriesPerInsert { try insert() }
+        // An id's slots are all in one bucket.
+        for sorted in slots.sortedBuckets() {
+            var index = sorted.startIndex
+            while index < sorted.endIndex {
+                var end = index + 1
+                while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
+                if end - index > 1 {
+                    repeated[sorted[index].id] = Array(sorted[index..<end])
+                } else {
+                    entries.append(sorted[index])
+                    if entries.count == Self.directoryEntriesPerInsert { try insert() }
+                }
+                index = end
             }
-            index = end
         }
         if !entries.isEmpty { try insert() }
         // The entries went through the C API, which GRDB does not see.
