@@ -20,6 +20,8 @@ enum {
 #define ID_BYTES 16
 // id, time, chain, kind, status, hidden
 #define ROW_FIXED (ID_BYTES + 8 + 8 + 3)
+// A directory entry: id, block number (u32), slot (u16).
+#define ENTRY_BYTES (ID_BYTES + 4 + 2)
 
 enum { PLAN_ALL = 0, PLAN_VAULT = 1, PLAN_ID = 2 };
 #define PLAN_MASK 3
@@ -60,7 +62,7 @@ typedef struct {
 
 typedef struct {
     sqlite3_vtab_cursor base;
-    sqlite3_stmt *directory; // `record_cold_id`: an id's block and slot
+    sqlite3_stmt *directory; // `record_block_ids`: an id's block and slot
     int blockTable;          // whether the file has `record_block`: -1 not asked yet
     int plan;
     int descending;
@@ -82,6 +84,55 @@ static sqlite3_int64 readI64(const unsigned char *p) {
     uint64_t value = 0;
     for (int i = 7; i >= 0; i--) value = value << 8 | p[i];
     return (sqlite3_int64)value;
+}
+
+/// The directory's key of an id: its first 8 bytes, big-endian, with the top bit flipped, so
+/// that keys as signed integers are in the ids' order.
+static sqlite3_int64 directoryKey(const unsigned char *id) {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; i++) value = value << 8 | id[i];
+    return (sqlite3_int64)(value ^ ((uint64_t)1 << 63));
+}
+
+int txledger_record_block_slot(
+    sqlite3 *db, sqlite3_stmt **statement, const void *id, sqlite3_int64 *block, int *slot
+) {
+    int rc;
+    if (*statement == NULL) {
+        rc = sqlite3_prepare_v3(
+            db,
+            "SELECT entries FROM main.record_block_ids WHERE first <= ?1 ORDER BY first DESC LIMIT 1",
+            -1,
+            SQLITE_PREPARE_PERSISTENT,
+            statement,
+            NULL
+        );
+        if (rc != SQLITE_OK) return rc;
+    } else {
+        sqlite3_reset(*statement);
+    }
+    sqlite3_bind_int64(*statement, 1, directoryKey(id));
+    rc = sqlite3_step(*statement);
+    if (rc != SQLITE_ROW) return rc;
+    if (sqlite3_column_type(*statement, 0) != SQLITE_BLOB) return SQLITE_CORRUPT;
+    const unsigned char *entries = sqlite3_column_blob(*statement, 0);
+    int bytes = sqlite3_column_bytes(*statement, 0);
+    if (entries == NULL || bytes <= 0 || bytes % ENTRY_BYTES != 0) return SQLITE_CORRUPT;
+    // Entries are in increasing id order: a binary search (a run out of order finds nothing,
+    // never reads outside the run).
+    int low = 0, high = bytes / ENTRY_BYTES - 1;
+    while (low <= high) {
+        int middle = low + (high - low) / 2;
+        const unsigned char *entry = entries + (size_t)middle * ENTRY_BYTES;
+        int order = memcmp(entry, id, ID_BYTES);
+        if (order == 0) {
+            *block = readU32(entry + ID_BYTES);
+            *slot = entry[ID_BYTES + 4] | entry[ID_BYTES + 5] << 8;
+            return SQLITE_ROW;
+        }
+        if (order < 0) low = middle + 1; else high = middle - 1;
+    }
+    return SQLITE_DONE;
 }
 
 static int fail(ColdCursor *cursor, const Walker *walker, const char *reason) {
@@ -483,13 +534,17 @@ static int hasBlockTable(ColdCursor *cursor) {
 /// The id plan: the directory's block and slot for `id`, checked against the block.
 static int findID(ColdCursor *cursor, sqlite3_value *id, sqlite3_int64 vault, int vaultGiven) {
     if (sqlite3_value_type(id) != SQLITE_BLOB || sqlite3_value_bytes(id) != ID_BYTES) return SQLITE_OK;
-    int rc = prepare(cursor, &cursor->directory, "SELECT block, slot FROM main.record_cold_id WHERE id = ?1");
-    if (rc != SQLITE_OK) return rc;
-    sqlite3_bind_value(cursor->directory, 1, id);
-    rc = sqlite3_step(cursor->directory);
+    ColdTable *table = (ColdTable *)cursor->base.pVtab;
+    sqlite3_int64 block;
+    int slot;
+    int rc = txledger_record_block_slot(table->db, &cursor->directory, sqlite3_value_blob(id), &block, &slot);
     if (rc == SQLITE_DONE) return SQLITE_OK;
+    if (rc == SQLITE_CORRUPT) {
+        sqlite3_free(table->base.zErrMsg);
+        table->base.zErrMsg = sqlite3_mprintf("the directory of record blocks is damaged");
+        return SQLITE_CORRUPT_VTAB;
+    }
     if (rc != SQLITE_ROW) return rc;
-    sqlite3_int64 block = sqlite3_column_int64(cursor->directory, 0), slot = sqlite3_column_int64(cursor->directory, 1);
     Walker *walker = addWalker(cursor);
     if (walker == NULL) return SQLITE_NOMEM;
     rc = prepare(

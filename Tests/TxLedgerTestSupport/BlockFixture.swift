@@ -43,7 +43,9 @@ package enum BlockFixture {
                 try store.remove(values.id)
             }
             if let vault { slots.append(contentsOf: try store.write(block, vault: vault)) }
-            guard try store.writeDirectory(slots).isEmpty else { throw FixtureError.repeatedID }
+            // The rows were removed: no record is in a row and a block.
+            let written = try store.writeDirectory(slots, vault: vault ?? 0)
+            guard written.repeated.isEmpty, written.inRows.isEmpty else { throw FixtureError.repeatedID }
             try store.writeCounts()
             return rows.map { row in
                 Moved(uniqueKeysWithValues: RecordRow.columns.map { ($0, row[$0] as DatabaseValue) })
@@ -52,6 +54,14 @@ package enum BlockFixture {
     }
 
     enum FixtureError: Error { case repeatedID }
+
+    /// How many entries the directory of record blocks holds (`BlockDirectory`).
+    package static func directoryEntries(_ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: "SELECT COALESCE(SUM(length(entries)), 0) / \(BlockDirectory.entryBytes) FROM record_block_ids"
+        ) ?? -1
+    }
 
     static func values(_ row: Row) -> RecordRow.Values {
         RecordRow.Values(

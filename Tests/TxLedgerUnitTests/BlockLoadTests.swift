@@ -187,10 +187,9 @@ struct BlockLoadTests {
         #expect(cold == 0)
     }
 
-    /// A load writes the blocks' directory several entries to a statement
-    /// (`RecordStore.directoryEntriesPerInsert`): with more than two statements' worth of
-    /// settled records and a remainder, every record in a block has its entry and is found by
-    /// its id.
+    /// A load writes the blocks' directory in runs of entries (`BlockDirectory.runLength`): with
+    /// more than two runs' worth of settled records and a remainder, every record in a block has
+    /// its entry and is found by its id.
     @Test func everyRecordInABlockIsFoundByItsID() async throws {
         let large = try await TestLedger()
         try await large.ledger.record(try HistoryFixture.records(count: 2000))
@@ -198,12 +197,13 @@ struct BlockLoadTests {
         let device = try await TestLedger()
         try await device.ledger.merge(full)
         let held = try await inBlocks(device.ledger)
-        #expect(held > 2 * RecordStore.directoryEntriesPerInsert)
-        #expect(held % RecordStore.directoryEntriesPerInsert != 0)
-        let entries = try await device.ledger.database.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold_id")
+        #expect(held > 2 * BlockDirectory.runLength)
+        #expect(held % BlockDirectory.runLength != 0)
+        let (entries, runs) = try await device.ledger.database.pool.read { db in
+            (try BlockFixture.directoryEntries(db), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_block_ids"))
         }
         #expect(entries == held)
+        #expect(runs == (held + BlockDirectory.runLength - 1) / BlockDirectory.runLength)
         for record in full.records {
             #expect(try await device.ledger.transaction(id: record.id) != nil, "\(record.id) not found")
         }

@@ -86,7 +86,7 @@ struct BlockWriteTests {
                     db,
                     sql: "SELECT COUNT(*) FROM record_block WHERE vault NOT IN (SELECT num FROM vault)"
                 ),
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold_id"),
+                try BlockFixture.directoryEntries(db),
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_cold")
             )
         }

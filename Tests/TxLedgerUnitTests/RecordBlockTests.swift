@@ -132,7 +132,9 @@ struct RecordBlockTests {
     /// Any byte of a block changed: the read gives rows or an error, never a read out of
     /// bounds (which the sanitizers and the process would see), and a broken shape is named.
     @Test func aDamagedBlockIsAnError() async throws {
-        let (test, _) = try await frozen(capacity: 8)
+        let (test, moved) = try await frozen(capacity: 8)
+        let ids = moved.map { Self.data($0, "id") }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
         let (num, rows) = try await test.ledger.database.pool.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT num, rows FROM record_block ORDER BY num LIMIT 1")!
             return (row[0] as Int64, Array(row[1] as Data))
@@ -169,7 +171,8 @@ struct RecordBlockTests {
                     // One row at a time, through the directory (`readRow`).
                     _ = try Row.fetchAll(
                         db,
-                        sql: "SELECT state FROM record_cold WHERE id IN (SELECT id FROM record_cold_id)"
+                        sql: "SELECT state FROM record_cold WHERE id IN (\(marks))",
+                        arguments: StatementArguments(ids)
                     )
                 }
             } catch let error as DatabaseError {

@@ -61,8 +61,9 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
         )
     }
 
-    /// The id's first byte (ids in increasing order have it in increasing order).
-    package var firstByte: UInt8 { UInt8(truncatingIfNeeded: high >> 56) }
+    /// The id's first 8 bytes as a big-endian integer (ids in increasing order have it in
+    /// increasing order).
+    package var leadingBits: UInt64 { high }
 
     /// The id's 16 bytes.
     package var bytes: [UInt8] {

@@ -428,6 +428,31 @@ enum LedgerSchema {
                     """
             )
         }
+        migrator.registerMigration("v17: the directory in runs") { db in
+            // The directory of the records blocks hold, a row per record before, kept as runs of
+            // entries in id order, a row per run (schema.md, "Migration `v17: the directory in
+            // runs`"): the same entries, in the same order.
+            try db.execute(
+                sql: """
+                    CREATE TABLE record_block_ids (
+                        first INTEGER PRIMARY KEY,
+                        entries BLOB NOT NULL CHECK (length(entries) > 0 AND length(entries) % 22 = 0)
+                    );
+                    """
+            )
+            let entries = try Row.fetchAll(db, sql: "SELECT id, block, slot FROM record_cold_id ORDER BY id")
+            try BlockDirectory.replace(in: db) { add in
+                for row in entries {
+                    guard let id = RecordRow.blob(row[0] as DatabaseValue).flatMap({ TransactionID(bytes: $0) }),
+                        let block = UInt32.fromDatabaseValue(row[1]), let slot = UInt16.fromDatabaseValue(row[2])
+                    else {
+                        throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a directory entry of v14 is damaged")
+                    }
+                    try add(RecordStore.BlockSlot(id: id, block: block, slot: slot))
+                }
+            }
+            try db.execute(sql: "DROP TABLE record_cold_id")
+        }
         return migrator
     }
 }

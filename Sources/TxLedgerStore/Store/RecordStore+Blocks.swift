@@ -34,41 +34,59 @@ extension RecordStore {
         return rows.enumerated().map { BlockSlot(id: $0.element.id, block: number, slot: UInt16($0.offset)) }
     }
 
-    /// Writes the directory entries of `slots` in id order; returns the ids named more than
-    /// once, whose slots are all left out (the caller writes each such record as a row, and
-    /// supersedes its slots: `supersede`).
-    func writeDirectory(_ slots: consuming BlockSlots) throws -> [TransactionID: [BlockSlot]] {
+    /// Writes the directory (`BlockDirectory`) with the entries of `slots`, the blocks a load
+    /// of vault number `vault` wrote, besides the entries it holds. Returns the ids `slots` names
+    /// more than once, whose slots are all left out (the caller writes each such record as a
+    /// row, and supersedes its slots: `supersede`), and the ids of the others that the vault
+    /// also holds as rows (the load wrote them as rows too; the caller joins each into one row).
+    /// - Throws: `LedgerError.unreadableDatabase` if the directory is damaged, or already names
+    ///   a record of `slots`.
+    func writeDirectory(
+        _ slots: consuming BlockSlots,
+        vault: Int64
+    ) throws -> (repeated: [TransactionID: [BlockSlot]], inRows: [TransactionID]) {
+        // In id order, walked beside the entries (a set's lookup for each of a million entries
+        // was a quarter of the directory's time).
+        let rows = try Data.fetchAll(db, sql: "SELECT id FROM record WHERE vault = ?", arguments: [vault])
+            .compactMap { TransactionID(bytes: $0) }.sorted()
+        var nextRow = rows.startIndex
+        // Another vault's blocks, if any: merged with the new entries, in id order.
+        let held = try BlockDirectory.entries(in: db, path: path)
+        var next = held.startIndex
         var repeated: [TransactionID: [BlockSlot]] = [:]
-        var entries: [BlockSlot] = []
-        entries.reserveCapacity(Self.directoryEntriesPerInsert)
-        // Every statement but the last inserts as many entries: its SQL is made once.
-        let full = try RecordWriteStatement(db, sql: Self.directoryInsert(Self.directoryEntriesPerInsert))
-        func insert() throws {
-            let statement =
-                entries.count == Self.directoryEntriesPerInsert
-                ? full : try RecordWriteStatement(db, sql: Self.directoryInsert(entries.count))
-            try statement.execute(directory: entries[...])
-            entries.removeAll(keepingCapacity: true)
-        }
-        // An id's slots are all in one bucket.
-        for sorted in slots.sortedBuckets() {
-            var index = sorted.startIndex
-            while index < sorted.endIndex {
-                var end = index + 1
-                while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
-                if end - index > 1 {
-                    repeated[sorted[index].id] = Array(sorted[index..<end])
-                } else {
-                    entries.append(sorted[index])
-                    if entries.count == Self.directoryEntriesPerInsert { try insert() }
+        var inRows: [TransactionID] = []
+        let buckets = slots.sortedBuckets()
+        try BlockDirectory.replace(in: db) { add in
+            // An id's slots are all in one bucket.
+            for sorted in buckets {
+                var index = sorted.startIndex
+                while index < sorted.endIndex {
+                    var end = index + 1
+                    while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
+                    let entry = sorted[index]
+                    if end - index > 1 {
+                        repeated[entry.id] = Array(sorted[index..<end])
+                    } else {
+                        while next < held.endIndex && held[next].id < entry.id {
+                            try add(held[next])
+                            next += 1
+                        }
+                        if next < held.endIndex && held[next].id == entry.id {
+                            throw LedgerError.unreadableDatabase(
+                                path: path,
+                                reason: "the directory of record blocks names record \(entry.id) in two blocks"
+                            )
+                        }
+                        while nextRow < rows.endIndex && rows[nextRow] < entry.id { nextRow += 1 }
+                        if nextRow < rows.endIndex && rows[nextRow] == entry.id { inRows.append(entry.id) }
+                        try add(entry)
+                    }
+                    index = end
                 }
-                index = end
             }
+            for entry in held[next...] { try add(entry) }
         }
-        if !entries.isEmpty { try insert() }
-        // The entries went through the C API, which GRDB does not see.
-        try db.notifyChanges(in: Table("record_cold_id"))
-        return repeated
+        return (repeated, inRows)
     }
 
     /// Marks `slot` as no longer holding its record (the record is a row now, or was named
@@ -106,8 +124,7 @@ extension RecordStore {
             }
             self.count(counted, -1)
         }
-        try db.cachedStatement(sql: "DELETE FROM record_cold_id WHERE id = ? AND block = ?")
-            .execute(arguments: [Data(slot.id.bytes), slot.block])
+        try BlockDirectory.remove(slot, in: db, path: path)
         if (0..<count).allSatisfy({ bits[$0 / 8] & (UInt8(1) << ($0 % 8)) != 0 }) {
             for sql in [
                 "DELETE FROM record_block WHERE num = ?", "DELETE FROM record_block_superseded WHERE block = ?",
@@ -124,7 +141,7 @@ extension RecordStore {
     /// Moves the record `id` from its block to a row of `record`, unchanged (its change number
     /// kept), if a block holds it: what every write of a record does first.
     func thaw(_ id: TransactionID) throws {
-        guard let slot = try directorySlot(id) else { return }
+        guard let slot = try BlockDirectory.slot(of: id, in: db, path: path) else { return }
         let columns = RecordRow.columns.joined(separator: ", ")
         try db.cachedStatement(
             sql: "INSERT INTO record (\(columns)) SELECT \(columns) FROM record_cold WHERE id = ?"
@@ -138,27 +155,8 @@ extension RecordStore {
 
     /// Drops the copy a block holds of `id` (through the directory), leaving its row.
     func dropBlockCopy(_ id: TransactionID) throws {
-        guard let slot = try directorySlot(id) else { return }
+        guard let slot = try BlockDirectory.slot(of: id, in: db, path: path) else { return }
         try supersede(slot)
-    }
-
-    private func directorySlot(_ id: TransactionID) throws -> BlockSlot? {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT block, slot FROM record_cold_id WHERE id = ?"),
-                arguments: [Data(id.bytes)]
-            ), let block = UInt32.fromDatabaseValue(row[0]), let slot = UInt16.fromDatabaseValue(row[1])
-        else { return nil }
-        return BlockSlot(id: id, block: block, slot: slot)
-    }
-
-    /// The ids of vault number `vault` that are both a row and in a block's directory.
-    func idsInRowsAndBlocks(vault: Int64) throws -> [TransactionID] {
-        try Data.fetchAll(
-            db,
-            sql: "SELECT id FROM record WHERE vault = ? AND id IN (SELECT id FROM record_cold_id)",
-            arguments: [vault]
-        ).compactMap { TransactionID(bytes: $0) }
     }
 
     /// Every copy of the records `ids` in vault number `vault`, rows and blocks, the directory
@@ -185,16 +183,6 @@ extension RecordStore {
 
     /// The ids `copies(of:vault:)` asks for in one query.
     static let copiesPerQuery = 500
-
-    /// The directory entries `writeDirectory` inserts in one statement (three parameters each,
-    /// within SQLite's default limit of 32,766).
-    static let directoryEntriesPerInsert = 256
-
-    /// The insert of `count` directory entries.
-    private static func directoryInsert(_ count: Int) -> String {
-        "INSERT INTO record_cold_id (id, block, slot) VALUES "
-            + Array(repeating: "(?, ?, ?)", count: count).joined(separator: ", ")
-    }
 
     /// Whether vault number `vault` has records in blocks (read once per transaction).
     func holdsBlocks(_ vault: Int64) throws -> Bool {

@@ -86,9 +86,16 @@ extension RecordStore {
     /// sync folders' files.
     package func removeVault(_ vault: String) throws {
         let number = "(SELECT num FROM vault WHERE id = ?)"
+        let blocks = Set(
+            try Int64.fetchAll(db, sql: "SELECT num FROM record_block WHERE vault = \(number)", arguments: [vault])
+        )
+        if !blocks.isEmpty {
+            // The directory without the vault's entries (rewritten whole: removing a vault is rare).
+            let kept = try BlockDirectory.entries(in: db, path: path).filter { !blocks.contains(Int64($0.block)) }
+            try BlockDirectory.replace(in: db) { add in for entry in kept { try add(entry) } }
+        }
         for sql in [
             "DELETE FROM record WHERE vault = \(number)",
-            "DELETE FROM record_cold_id WHERE block IN (SELECT num FROM record_block WHERE vault = \(number))",
             "DELETE FROM record_block_superseded WHERE block IN (SELECT num FROM record_block WHERE vault = \(number))",
             "DELETE FROM record_block WHERE vault = \(number)",
         ] {

@@ -2,15 +2,14 @@ import GRDB
 import GRDBSQLite
 import TxLedgerCore
 
-/// A statement of the record write path (insert, upsert, register update, an entry of the blocks'
-/// directory, the read of a row's counted columns before it is written, a merge's read of its
-/// batch's stored rows): prepared once per
-/// connection by GRDB (`Database.cachedStatement`), and bound and stepped through the SQLite C API
-/// on its `sqliteStatement`, which GRDB documents as suitable for it: a row's values are bound in
-/// place, nothing boxed per value. GRDB learns of the changes as its documentation says direct C
-/// calls must tell it, through `Database.notifyChanges(in:)` (`RecordStore` calls it once per
-/// transaction, and per directory written), so live observations see every write. Nothing else runs
-/// these statements' SQL.
+/// A statement of the record write path (insert, upsert, register update, the read of a row's
+/// counted columns before it is written, a merge's read of its batch's stored rows): prepared
+/// once per connection by GRDB (`Database.cachedStatement`), and bound and stepped through the
+/// SQLite C API on its `sqliteStatement`, which GRDB documents as suitable for it: a row's values
+/// are bound in place, nothing boxed per value. GRDB learns of the changes as its documentation
+/// says direct C calls must tell it, through `Database.notifyChanges(in:)` (`RecordStore` calls
+/// it once per transaction), so live observations see every write. Nothing else runs these
+/// statements' SQL.
 struct RecordWriteStatement {
     /// GRDB's statement, which owns the handle.
     private let statement: Statement
@@ -29,30 +28,6 @@ struct RecordWriteStatement {
             sqlite3_clear_bindings(handle)
         }
         try check(row.bind(columns, to: handle) { sqlite3_step(handle) })
-    }
-
-    /// Runs the statement, an insert of `entries.count` entries of the blocks' directory (one
-    /// `(?, ?, ?)` each: `RecordStore.writeDirectory`, of which a load writes one a record), once
-    /// with each entry's 16 id bytes, block and slot bound in order.
-    func execute(directory entries: ArraySlice<RecordStore.BlockSlot>) throws {
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
-        var ids: [UInt8] = []
-        ids.reserveCapacity(16 * entries.count)
-        for entry in entries { entry.id.withBytes { ids.append(contentsOf: $0) } }
-        let code = ids.withUnsafeBytes { bytes in
-            for (offset, entry) in entries.enumerated() {
-                let parameter = Int32(3 * offset + 1)
-                // SQLite reads the ids in place (`SQLITE_STATIC`, a nil destructor) while it steps.
-                sqlite3_bind_blob(handle, parameter, bytes.baseAddress! + 16 * offset, 16, nil)
-                sqlite3_bind_int64(handle, parameter + 1, Int64(entry.block))
-                sqlite3_bind_int64(handle, parameter + 2, Int64(entry.slot))
-            }
-            return sqlite3_step(handle)
-        }
-        try check(code)
     }
 
     /// Runs the statement, a `SELECT` of the columns `record_count` counts by a row's id,

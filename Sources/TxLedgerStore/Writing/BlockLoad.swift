@@ -91,8 +91,7 @@ package struct BlockLoad {
         // Taken out, so that the buckets are sorted in place, not copied.
         let taken = slots
         slots = BlockSlots()
-        let repeated = try store.writeDirectory(consume taken)
-        let rowsAndBlocks = try store.idsInRowsAndBlocks(vault: vault)
+        let (repeated, rowsAndBlocks) = try store.writeDirectory(consume taken, vault: vault)
         let twice = Set(repeated.keys).union(rowsAndBlocks)
         guard !twice.isEmpty else { return }
         let copies = try store.copies(of: Array(twice), vault: vault)

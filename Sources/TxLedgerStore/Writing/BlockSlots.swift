@@ -13,7 +13,7 @@ package struct BlockSlots {
     package init() {}
 
     package mutating func append(contentsOf slots: [RecordStore.BlockSlot]) {
-        for slot in slots { buckets[Int(slot.id.firstByte)].append(slot) }
+        for slot in slots { buckets[Int(slot.id.leadingBits >> 56)].append(slot) }
     }
 
     /// The buckets, each sorted, so that their slots one bucket after the other are in id
