@@ -94,31 +94,17 @@ static sqlite3_int64 directoryKey(const unsigned char *id) {
     return (sqlite3_int64)(value ^ ((uint64_t)1 << 63));
 }
 
-int txledger_record_block_slot(
-    sqlite3 *db, sqlite3_stmt **statement, const void *id, sqlite3_int64 *block, int *slot
+const char *const txledger_record_block_slot_sql =
+    "SELECT entries, first FROM main.record_block_ids WHERE first <= ?1 ORDER BY first DESC LIMIT 1";
+
+/// The entry of `id` in the run `entries` (`bytes` long): SQLITE_ROW with `*block` and `*slot`
+/// set, SQLITE_DONE if the run does not hold it, SQLITE_CORRUPT if the run is not a whole number
+/// of entries.
+static int findEntry(
+    const unsigned char *entries, int bytes, const void *id, sqlite3_int64 *block, int *slot
 ) {
-    int rc;
-    if (*statement == NULL) {
-        rc = sqlite3_prepare_v3(
-            db,
-            "SELECT entries FROM main.record_block_ids WHERE first <= ?1 ORDER BY first DESC LIMIT 1",
-            -1,
-            SQLITE_PREPARE_PERSISTENT,
-            statement,
-            NULL
-        );
-        if (rc != SQLITE_OK) return rc;
-    } else {
-        sqlite3_reset(*statement);
-    }
-    sqlite3_bind_int64(*statement, 1, directoryKey(id));
-    rc = sqlite3_step(*statement);
-    if (rc != SQLITE_ROW) return rc;
-    if (sqlite3_column_type(*statement, 0) != SQLITE_BLOB) return SQLITE_CORRUPT;
-    const unsigned char *entries = sqlite3_column_blob(*statement, 0);
-    int bytes = sqlite3_column_bytes(*statement, 0);
     if (entries == NULL || bytes <= 0 || bytes % ENTRY_BYTES != 0) return SQLITE_CORRUPT;
-    // Entries are in increasing id order: a binary search (a run out of order finds nothing,
+    // Entries are in increasing id order: a binary search (a run out of order may miss an id,
     // never reads outside the run).
     int low = 0, high = bytes / ENTRY_BYTES - 1;
     while (low <= high) {
@@ -133,6 +119,26 @@ int txledger_record_block_slot(
         if (order < 0) low = middle + 1; else high = middle - 1;
     }
     return SQLITE_DONE;
+}
+
+int txledger_record_block_slot(
+    sqlite3 *db, sqlite3_stmt **statement, const void *id, sqlite3_int64 *block, int *slot
+) {
+    if (*statement == NULL) {
+        int rc = sqlite3_prepare_v3(db, txledger_record_block_slot_sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL);
+        if (rc != SQLITE_OK) return rc;
+    }
+    sqlite3_reset(*statement);
+    sqlite3_bind_int64(*statement, 1, directoryKey(id));
+    int rc = sqlite3_step(*statement);
+    if (rc == SQLITE_ROW) {
+        rc = sqlite3_column_type(*statement, 0) == SQLITE_BLOB
+            ? findEntry(sqlite3_column_blob(*statement, 0), sqlite3_column_bytes(*statement, 0), id, block, slot)
+            : SQLITE_CORRUPT;
+    }
+    // Left reset: the statement holds nothing of the file between lookups.
+    sqlite3_reset(*statement);
+    return rc;
 }
 
 static int fail(ColdCursor *cursor, const Walker *walker, const char *reason) {

@@ -18,6 +18,10 @@ enum BlockDirectory {
     /// entries share the last one's key, which a run then takes as well.
     static let runLength = 180
 
+    /// The lookup's SQL, CRecordBlocks' own: the run that would hold an id, its `entries` and
+    /// its `first`.
+    private static let lookup = String(cString: txledger_record_block_slot_sql)
+
     /// The key of a run whose first id is `id`: its first 8 bytes, big-endian, the top bit
     /// flipped, so that keys as signed integers are in the ids' order.
     static func key(_ id: TransactionID) -> Int64 {
@@ -27,8 +31,8 @@ enum BlockDirectory {
     /// Where the directory says the record `id` is; `nil` if it does not name it.
     /// - Throws: `LedgerError.unreadableDatabase` if the run that would hold it is damaged.
     static func slot(of id: TransactionID, in db: Database, path: String) throws -> RecordStore.BlockSlot? {
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
+        // GRDB's cached statement: prepared once per connection, and finalized by GRDB.
+        var statement: OpaquePointer? = try db.cachedStatement(sql: lookup).sqliteStatement
         var block: Int64 = 0
         var slot: Int32 = 0
         let code = id.withBytes { bytes in
@@ -46,15 +50,17 @@ enum BlockDirectory {
 
     /// Every entry, in id order.
     /// - Throws: `LedgerError.unreadableDatabase` if a run is not a whole number of entries, or
-    ///   its entries are not in increasing id order within their run's keys.
+    ///   its entries are not in increasing id order with keys from its `first` to below the next
+    ///   run's.
     static func entries(in db: Database, path: String) throws -> [RecordStore.BlockSlot] {
         var entries: [RecordStore.BlockSlot] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT first, entries FROM record_block_ids ORDER BY first")
         while let row = try rows.next() {
             let first: Int64 = row[0]
-            guard let bytes = row[1] as Data?, !bytes.isEmpty, bytes.count % entryBytes == 0 else {
-                throw damaged(path)
-            }
+            // Every entry of the run before has a key below this run's `first`.
+            guard let bytes = row[1] as Data?, !bytes.isEmpty, bytes.count % entryBytes == 0,
+                entries.last.map({ key($0.id) < first }) ?? true
+            else { throw damaged(path) }
             for offset in stride(from: 0, to: bytes.count, by: entryBytes) {
                 let entry = decode(bytes[(bytes.startIndex + offset)...].prefix(entryBytes))
                 guard key(entry.id) >= first, entries.last.map({ $0.id < entry.id }) ?? true else {
@@ -98,16 +104,9 @@ enum BlockDirectory {
     /// empty is deleted.
     /// - Throws: `LedgerError.unreadableDatabase` if its run is damaged.
     static func remove(_ slot: RecordStore.BlockSlot, in db: Database, path: String) throws {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT first, entries FROM record_block_ids WHERE first <= ? ORDER BY first DESC LIMIT 1"
-                ),
-                arguments: [key(slot.id)]
-            )
-        else { return }
-        let first: Int64 = row[0]
-        guard let bytes = row[1] as Data?, !bytes.isEmpty, bytes.count % entryBytes == 0 else { throw damaged(path) }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: lookup), arguments: [key(slot.id)]) else { return }
+        let first: Int64 = row[1]
+        guard let bytes = row[0] as Data?, !bytes.isEmpty, bytes.count % entryBytes == 0 else { throw damaged(path) }
         var kept = Data()
         kept.reserveCapacity(bytes.count)
         for offset in stride(from: 0, to: bytes.count, by: entryBytes) {
