@@ -440,9 +440,10 @@ enum LedgerSchema {
                     );
                     """
             )
-            let entries = try Row.fetchAll(db, sql: "SELECT id, block, slot FROM record_cold_id ORDER BY id")
+            // A row at a time: a file of a million entries would otherwise hold them all in memory.
+            let entries = try Row.fetchCursor(db, sql: "SELECT id, block, slot FROM record_cold_id ORDER BY id")
             try BlockDirectory.replace(in: db) { add in
-                for row in entries {
+                while let row = try entries.next() {
                     guard let id = RecordRow.blob(row[0] as DatabaseValue).flatMap({ TransactionID(bytes: $0) }),
                         let block = UInt32.fromDatabaseValue(row[1]), let slot = UInt16.fromDatabaseValue(row[2])
                     else {
