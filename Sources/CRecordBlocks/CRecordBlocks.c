@@ -125,16 +125,22 @@ int txledger_record_block_slot(
     sqlite3 *db, sqlite3_stmt **statement, const void *id, sqlite3_int64 *block, int *slot
 ) {
     if (*statement == NULL) {
-        int rc = sqlite3_prepare_v3(db, txledger_record_block_slot_sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL);
+        int rc = sqlite3_prepare_v3(
+            db, txledger_record_block_slot_sql, -1, SQLITE_PREPARE_PERSISTENT, statement, NULL
+        );
         if (rc != SQLITE_OK) return rc;
     }
     sqlite3_reset(*statement);
     sqlite3_bind_int64(*statement, 1, directoryKey(id));
     int rc = sqlite3_step(*statement);
     if (rc == SQLITE_ROW) {
-        rc = sqlite3_column_type(*statement, 0) == SQLITE_BLOB
-            ? findEntry(sqlite3_column_blob(*statement, 0), sqlite3_column_bytes(*statement, 0), id, block, slot)
-            : SQLITE_CORRUPT;
+        // The type first: reading another type as a blob would convert it.
+        if (sqlite3_column_type(*statement, 0) != SQLITE_BLOB) {
+            rc = SQLITE_CORRUPT;
+        } else {
+            const unsigned char *entries = sqlite3_column_blob(*statement, 0);
+            rc = findEntry(entries, sqlite3_column_bytes(*statement, 0), id, block, slot);
+        }
     }
     // Left reset: the statement holds nothing of the file between lookups.
     sqlite3_reset(*statement);

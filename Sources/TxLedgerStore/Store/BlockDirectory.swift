@@ -110,10 +110,10 @@ enum BlockDirectory {
         var kept = Data()
         kept.reserveCapacity(bytes.count)
         for offset in stride(from: 0, to: bytes.count, by: entryBytes) {
-            let entryBytes = bytes[(bytes.startIndex + offset)...].prefix(Self.entryBytes)
-            let entry = decode(entryBytes)
+            let raw = bytes[(bytes.startIndex + offset)...].prefix(entryBytes)
+            let entry = decode(raw)
             if entry.id == slot.id && entry.block == slot.block { continue }
-            kept.append(entryBytes)
+            kept.append(raw)
         }
         guard kept.count < bytes.count else { return }
         if kept.isEmpty {
