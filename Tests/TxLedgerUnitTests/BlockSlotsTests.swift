@@ -22,8 +22,16 @@ struct BlockSlotsTests {
                 }
             )
         }
-        let sorted = Array(slots.sortedBuckets().joined())
+        var sorted: [RecordStore.BlockSlot] = []
+        var groups: [Int] = []
+        BlockSlots.forEachID(in: slots.sortedBuckets()) { named in
+            sorted += named
+            groups.append(named.count)
+        }
         #expect(sorted.map(\.id) == named.sorted())
         #expect(Set(sorted.map { "\($0.block).\($0.slot)" }).count == named.count)
+        // Each id once, its slots together: 300 named twice.
+        #expect(groups.count == ids.count)
+        #expect(groups.filter { $0 == 2 }.count == 300)
     }
 }

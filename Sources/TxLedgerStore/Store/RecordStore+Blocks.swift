@@ -57,32 +57,25 @@ extension RecordStore {
         var inRows: [TransactionID] = []
         let buckets = slots.sortedBuckets()
         try BlockDirectory.replace(in: db) { add in
-            // An id's slots are all in one bucket.
-            for sorted in buckets {
-                var index = sorted.startIndex
-                while index < sorted.endIndex {
-                    var end = index + 1
-                    while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
-                    let entry = sorted[index]
-                    if end - index > 1 {
-                        repeated[entry.id] = Array(sorted[index..<end])
-                    } else {
-                        while next < held.endIndex && held[next].id < entry.id {
-                            try add(held[next])
-                            next += 1
-                        }
-                        if next < held.endIndex && held[next].id == entry.id {
-                            throw LedgerError.unreadableDatabase(
-                                path: path,
-                                reason: "the directory of record blocks names record \(entry.id) in two blocks"
-                            )
-                        }
-                        while nextRow < rows.endIndex && rows[nextRow] < entry.id { nextRow += 1 }
-                        if nextRow < rows.endIndex && rows[nextRow] == entry.id { inRows.append(entry.id) }
-                        try add(entry)
-                    }
-                    index = end
+            try BlockSlots.forEachID(in: buckets) { named in
+                let entry = named[named.startIndex]
+                guard named.count == 1 else {
+                    repeated[entry.id] = Array(named)
+                    return
                 }
+                while next < held.endIndex && held[next].id < entry.id {
+                    try add(held[next])
+                    next += 1
+                }
+                if next < held.endIndex && held[next].id == entry.id {
+                    throw LedgerError.unreadableDatabase(
+                        path: path,
+                        reason: "the directory of record blocks names record \(entry.id) in two blocks"
+                    )
+                }
+                while nextRow < rows.endIndex && rows[nextRow] < entry.id { nextRow += 1 }
+                if nextRow < rows.endIndex && rows[nextRow] == entry.id { inRows.append(entry.id) }
+                try add(entry)
             }
             for entry in held[next...] { try add(entry) }
         }

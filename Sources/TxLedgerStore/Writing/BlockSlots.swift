@@ -29,6 +29,24 @@ package struct BlockSlots {
         return buckets
     }
 
+    /// Calls `body` with the slots of each id of `buckets` (as `sortedBuckets` gives them), one
+    /// id after the other in increasing order: one slot, or more for an id named twice.
+    package static func forEachID(
+        in buckets: [[RecordStore.BlockSlot]],
+        _ body: (ArraySlice<RecordStore.BlockSlot>) throws -> Void
+    ) rethrows {
+        // An id's slots are all in one bucket.
+        for sorted in buckets {
+            var index = sorted.startIndex
+            while index < sorted.endIndex {
+                var end = index + 1
+                while end < sorted.endIndex && sorted[end].id == sorted[index].id { end += 1 }
+                try body(sorted[index..<end])
+                index = end
+            }
+        }
+    }
+
     /// The buckets, which the threads share: each sorts only its own.
     private struct Shared: @unchecked Sendable {
         let buffer: UnsafeMutableBufferPointer<[RecordStore.BlockSlot]>
