@@ -24,11 +24,12 @@ struct FolderBase {
 
     /// Whether a full file named `name`, which a merge proved held everything held here, or
     /// everything but what changed here after this replica's last file (`FullCoverage`; such a
-    /// cover never "holds more"), is adopted over this replica's own latest full file: always
-    /// when it holds more (`holdsMore`: its writer cannot find this one covering it); between
-    /// two that hold the same, only the one whose name sorts first, so that two devices that
-    /// read each other's at once never both remove their own.
-    static func adopts(_ name: String, holdsMore: Bool, over ownFull: FolderFile?) -> Bool {
-        holdsMore || ownFull.map { name < $0.name } ?? true
+    /// cover never "holds more"), is adopted over this replica's own latest full file and over
+    /// the file it adopted last: always when it holds more (`holdsMore`: its writer cannot find
+    /// this one covering it); between files that hold the same, only the one whose name sorts
+    /// first, so that two devices that read each other's at once never both remove their own,
+    /// and a device that reads several adopts the one their writers adopt too.
+    static func adopts(_ name: String, holdsMore: Bool, over ownFull: FolderFile?, adopted: FolderFile?) -> Bool {
+        holdsMore || [ownFull, adopted].allSatisfy { file in file.map { name < $0.name } ?? true }
     }
 }

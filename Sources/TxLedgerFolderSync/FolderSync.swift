@@ -140,8 +140,13 @@ package struct FolderSync {
                 else { return }
                 let file = adoption(of: name, imported, changes: changes)
                 let folder = folder
-                try await database.write { try $0.store.rememberFolderFile(folder, file) }
+                let remembered = try await database.write { transaction in
+                    try transaction.store.rememberFolderFile(folder, file)
+                    // An adoption ends the vault's former one.
+                    return file.coversThrough == nil ? nil : try transaction.store.folderFiles(folder)
+                }
                 known[name] = file
+                if let remembered { known = Dictionary(uniqueKeysWithValues: remembered.map { ($0.name, $0) }) }
                 report.vaults[changes.vaultId, default: .init()].writesSetAside += imported.report.writesSetAside
                 if let refusal = imported.refusal {
                     // Read once: a removed device never becomes a member again.
@@ -174,7 +179,12 @@ package struct FolderSync {
         guard let coverage = imported.coverage else {
             return FolderFile(name: name, size: imported.info.byteCount, changes: changes, written: false, rival: true)
         }
-        let adopted = FolderBase.adopts(name, holdsMore: coverage.holdsMore, over: ownFull)
+        let adopted = FolderBase.adopts(
+            name,
+            holdsMore: coverage.holdsMore,
+            over: ownFull,
+            adopted: adoptedFile(changes.vaultId)
+        )
         return FolderFile(
             name: name,
             size: imported.info.byteCount,
@@ -183,6 +193,13 @@ package struct FolderSync {
             membership: adopted ? coverage.membership : nil,
             coversThrough: adopted ? coverage.through : nil
         )
+    }
+
+    /// The other device's full file of `vault` that this replica adopted, if it is still in the
+    /// folder: one at most (an adoption ends the one before it, and a full file written ends
+    /// any).
+    private func adoptedFile(_ vault: String) -> FolderFile? {
+        known.values.first { $0.vault == vault && $0.coversThrough != nil }
     }
 
     /// Per vault, the change number through which this replica's changes are in files of the
@@ -272,11 +289,7 @@ package struct FolderSync {
             $0.through < $1.through
         }
         let ownFull = mine.last(where: \.isFull)
-        // The latest adoption (the store keeps only that one; this sync may have made several).
-        let adopted = known.values.filter { $0.vault == vault && $0.coversThrough != nil }.max {
-            ($0.coversThrough ?? 0) < ($1.coversThrough ?? 0)
-        }
-        var base = FolderBase.latest(own: ownFull, adopted: adopted, membership: membership)
+        var base = FolderBase.latest(own: ownFull, adopted: adoptedFile(vault), membership: membership)
         // A peer that keeps syncing without taking this device's files may not read them
         // (damaged in the folder, say): the whole history is written again once.
         let unread = try await database.read { store in

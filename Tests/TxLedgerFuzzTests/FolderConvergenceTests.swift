@@ -39,61 +39,58 @@ struct FolderConvergenceTests {
         )
     }
 
-    /// A scenario the law drew (seed `+cPWJ3uoHEMKndH7jzruEkw+I5mR//nBS7VCYxZ8te4=`), which the
-    /// code since at least b5be43f fails: the three devices in use take four final rounds, not
-    /// three, to share one full file. Each adopts the full file it read last; when that file's
-    /// writer adopts another device's and removes its own, the adopter writes a full file again,
-    /// and the choice goes round. A known issue until adoption prefers one file that every device
-    /// picks alike (issue #36's note of 2026-11-29).
-    @Test func devicesThatChaseEachOthersFullFilesShareOneWithinThreeRounds() async {
-        await withKnownIssue("adoption goes round the devices for a fourth round") {
-            await Self.check(
-                FolderScenario(
-                    devices: 4,
-                    operations: [
-                        .record(device: 0, tx: 8),
-                        .hazard(.placeholder),
-                        .record(device: 3, tx: 8),
-                        .sync(device: 3),
-                        .record(device: 2, tx: 11),
-                        .note(device: 4, tx: 0, text: "n1"),
-                        .record(device: 4, tx: 4),
-                        .record(device: 3, tx: 5),
-                        .sync(device: 0),
-                        .sync(device: 2),
-                        .sync(device: 4),
-                        .sync(device: 3),
-                        .tick(device: 4, seconds: 436),
-                        .record(device: 0, tx: 0),
-                        .record(device: 1, tx: 9),
-                        .note(device: 4, tx: 9, text: "n0"),
-                        .note(device: 2, tx: 8, text: "n1"),
-                        .record(device: 3, tx: 6),
-                        .tick(device: 4, seconds: 55),
-                        .lose(device: 3),
-                        .sync(device: 1),
-                        .sync(device: 4),
-                        .sync(device: 4),
-                        .record(device: 4, tx: 2),
-                        .sync(device: 0),
-                        .syncTogether(4, 2),
-                        .record(device: 2, tx: 7),
-                        .syncTogether(1, 3),
-                        .record(device: 2, tx: 10),
-                        .sync(device: 3),
-                        .hazard(.cutUpload),
-                        .sync(device: 4),
-                        .record(device: 1, tx: 2),
-                        .tick(device: 4, seconds: 322),
-                        .record(device: 4, tx: 0),
-                        .record(device: 1, tx: 9),
-                        .record(device: 1, tx: 1),
-                        .restore(device: 3),
-                        .note(device: 1, tx: 11, text: "n2"),
-                    ]
-                )
+    /// A scenario the law drew (seed `+cPWJ3uoHEMKndH7jzruEkw+I5mR//nBS7VCYxZ8te4=`), which
+    /// took four final rounds while each device adopted the full file it read last: a device
+    /// kept a file whose writer then adopted another's and removed its own, and wrote a full file
+    /// again. A device now keeps, of the files that hold the same history, the one whose name
+    /// sorts first, the one their writers adopt too.
+    @Test func devicesThatReadSeveralFullFilesShareOneWithinThreeRounds() async {
+        await Self.check(
+            FolderScenario(
+                devices: 4,
+                operations: [
+                    .record(device: 0, tx: 8),
+                    .hazard(.placeholder),
+                    .record(device: 3, tx: 8),
+                    .sync(device: 3),
+                    .record(device: 2, tx: 11),
+                    .note(device: 4, tx: 0, text: "n1"),
+                    .record(device: 4, tx: 4),
+                    .record(device: 3, tx: 5),
+                    .sync(device: 0),
+                    .sync(device: 2),
+                    .sync(device: 4),
+                    .sync(device: 3),
+                    .tick(device: 4, seconds: 436),
+                    .record(device: 0, tx: 0),
+                    .record(device: 1, tx: 9),
+                    .note(device: 4, tx: 9, text: "n0"),
+                    .note(device: 2, tx: 8, text: "n1"),
+                    .record(device: 3, tx: 6),
+                    .tick(device: 4, seconds: 55),
+                    .lose(device: 3),
+                    .sync(device: 1),
+                    .sync(device: 4),
+                    .sync(device: 4),
+                    .record(device: 4, tx: 2),
+                    .sync(device: 0),
+                    .syncTogether(4, 2),
+                    .record(device: 2, tx: 7),
+                    .syncTogether(1, 3),
+                    .record(device: 2, tx: 10),
+                    .sync(device: 3),
+                    .hazard(.cutUpload),
+                    .sync(device: 4),
+                    .record(device: 1, tx: 2),
+                    .tick(device: 4, seconds: 322),
+                    .record(device: 4, tx: 0),
+                    .record(device: 1, tx: 9),
+                    .record(device: 1, tx: 1),
+                    .restore(device: 3),
+                    .note(device: 1, tx: 11, text: "n2"),
+                ]
             )
-        }
+        )
     }
 
     private static func check(_ scenario: FolderScenario) async {

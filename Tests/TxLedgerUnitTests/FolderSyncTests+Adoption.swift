@@ -67,10 +67,11 @@ extension FolderSyncTests {
         #expect(try await ids(b) == both)
     }
 
-    /// Between two full files that hold the same history, a device adopts the other's only if
-    /// its name sorts first: two devices that read each other's at once never both remove
-    /// their own. A file that holds more is adopted whatever its name.
-    @Test func ofTwoFilesOfTheSameHistoryTheFirstNameIsKept() throws {
+    /// Between full files that hold the same history, a device adopts another's only if its
+    /// name sorts before its own and before the one it adopted: two devices that read each
+    /// other's at once never both remove their own, and a device that reads several keeps the
+    /// one their writers adopt. A file that holds more is adopted whatever its name.
+    @Test func ofFilesOfTheSameHistoryTheFirstNameIsKept() throws {
         let header = ChangeSetHeader(
             vaultId: "vault-1",
             origin: ReplicaID(rawValue: 7),
@@ -81,11 +82,19 @@ extension FolderSyncTests {
         )
         let first = "txl-000000000000000000000001.txb"
         let second = "txl-000000000000000000000002.txb"
+        let third = "txl-000000000000000000000003.txb"
         func own(_ name: String) -> FolderFile { FolderFile(name: name, size: 1, changes: header, written: true) }
-        #expect(FolderBase.adopts(first, holdsMore: false, over: own(second)))
-        #expect(!FolderBase.adopts(second, holdsMore: false, over: own(first)))
-        #expect(FolderBase.adopts(second, holdsMore: true, over: own(first)))
-        #expect(FolderBase.adopts(second, holdsMore: false, over: nil))
+        func adopted(_ name: String) -> FolderFile {
+            FolderFile(name: name, size: 1, changes: header, written: false, coversThrough: 3)
+        }
+        #expect(FolderBase.adopts(first, holdsMore: false, over: own(second), adopted: nil))
+        #expect(!FolderBase.adopts(second, holdsMore: false, over: own(first), adopted: nil))
+        #expect(FolderBase.adopts(second, holdsMore: true, over: own(first), adopted: nil))
+        #expect(FolderBase.adopts(second, holdsMore: false, over: nil, adopted: nil))
+        #expect(FolderBase.adopts(first, holdsMore: false, over: own(third), adopted: adopted(second)))
+        #expect(!FolderBase.adopts(second, holdsMore: false, over: own(third), adopted: adopted(first)))
+        #expect(!FolderBase.adopts(third, holdsMore: false, over: nil, adopted: adopted(second)))
+        #expect(FolderBase.adopts(third, holdsMore: true, over: nil, adopted: adopted(first)))
     }
 
     /// A full file's name sorts before the other devices' full files its writer read: so a
