@@ -180,7 +180,9 @@ extension LedgerTransaction {
                 }
                 batchIDs.append(incoming.id)
                 batch.append(consume incoming)
-                frames.append(unchanged ? frame : nil)
+                // Moved into the batch (a conditional expression copied each frame, its bytes and
+                // tables retained, then released with the parameter).
+                if unchanged { frames.append(consume frame) } else { frames.append(nil) }
                 batchBytes += bytes
                 if Self.mergeBatch.isReached(count: batch.count, bytes: batchBytes) { try mergeBatch() }
             }
