@@ -24,12 +24,23 @@ struct FolderBase {
 
     /// Whether a full file named `name`, which a merge proved held everything held here, or
     /// everything but what changed here after this replica's last file (`FullCoverage`; such a
-    /// cover never "holds more"), is adopted over this replica's own latest full file and over
-    /// the file it adopted last: always when it holds more (`holdsMore`: its writer cannot find
-    /// this one covering it); between files that hold the same, only the one whose name sorts
-    /// first, so that two devices that read each other's at once never both remove their own,
-    /// and a device that reads several adopts the one their writers adopt too.
-    static func adopts(_ name: String, holdsMore: Bool, over ownFull: FolderFile?, adopted: FolderFile?) -> Bool {
-        holdsMore || [ownFull, adopted].allSatisfy { file in file.map { name < $0.name } ?? true }
+    /// cover never "holds more"), and which carried the membership log `membership` (with
+    /// device keys; the vault's whole log here now), is adopted over this replica's own latest
+    /// full file and over the file it adopted: always when it holds more (`holdsMore`: its
+    /// writer cannot find this one covering it); between files that hold the same, only the one
+    /// whose name sorts first, so that two devices that read each other's at once never both
+    /// remove their own, and a device that reads several adopts the one their writers adopt
+    /// too. A file under another log is no base (`latest`), and does not count.
+    static func adopts(
+        _ name: String,
+        holdsMore: Bool,
+        membership: [UInt8]?,
+        over ownFull: FolderFile?,
+        adopted: FolderFile?
+    ) -> Bool {
+        holdsMore
+            || [ownFull, adopted].allSatisfy { file in
+                file.map { $0.membership != membership || name < $0.name } ?? true
+            }
     }
 }

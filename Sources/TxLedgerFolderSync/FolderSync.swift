@@ -182,6 +182,7 @@ package struct FolderSync {
         let adopted = FolderBase.adopts(
             name,
             holdsMore: coverage.holdsMore,
+            membership: coverage.membership,
             over: ownFull,
             adopted: adoptedFile(changes.vaultId)
         )

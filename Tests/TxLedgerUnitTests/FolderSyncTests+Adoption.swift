@@ -87,14 +87,20 @@ extension FolderSyncTests {
         func adopted(_ name: String) -> FolderFile {
             FolderFile(name: name, size: 1, changes: header, written: false, coversThrough: 3)
         }
-        #expect(FolderBase.adopts(first, holdsMore: false, over: own(second), adopted: nil))
-        #expect(!FolderBase.adopts(second, holdsMore: false, over: own(first), adopted: nil))
-        #expect(FolderBase.adopts(second, holdsMore: true, over: own(first), adopted: nil))
-        #expect(FolderBase.adopts(second, holdsMore: false, over: nil, adopted: nil))
-        #expect(FolderBase.adopts(first, holdsMore: false, over: own(third), adopted: adopted(second)))
-        #expect(!FolderBase.adopts(second, holdsMore: false, over: own(third), adopted: adopted(first)))
-        #expect(!FolderBase.adopts(third, holdsMore: false, over: nil, adopted: adopted(second)))
-        #expect(FolderBase.adopts(third, holdsMore: true, over: nil, adopted: adopted(first)))
+        #expect(FolderBase.adopts(first, holdsMore: false, membership: nil, over: own(second), adopted: nil))
+        #expect(!FolderBase.adopts(second, holdsMore: false, membership: nil, over: own(first), adopted: nil))
+        #expect(FolderBase.adopts(second, holdsMore: true, membership: nil, over: own(first), adopted: nil))
+        #expect(FolderBase.adopts(second, holdsMore: false, membership: nil, over: nil, adopted: nil))
+        #expect(FolderBase.adopts(first, holdsMore: false, membership: nil, over: own(third), adopted: adopted(second)))
+        #expect(!FolderBase.adopts(second, holdsMore: false, membership: nil, over: own(third), adopted: adopted(first)))
+        #expect(!FolderBase.adopts(third, holdsMore: false, membership: nil, over: nil, adopted: adopted(second)))
+        #expect(FolderBase.adopts(third, holdsMore: true, membership: nil, over: nil, adopted: adopted(first)))
+        // A file under another membership log is no base, and does not count.
+        func own(_ name: String, log: [UInt8]) -> FolderFile {
+            FolderFile(name: name, size: 1, changes: header, written: true, membership: log)
+        }
+        #expect(FolderBase.adopts(second, holdsMore: false, membership: [2], over: own(first, log: [1]), adopted: nil))
+        #expect(!FolderBase.adopts(second, holdsMore: false, membership: [2], over: own(first, log: [2]), adopted: nil))
     }
 
     /// A full file's name sorts before the other devices' full files its writer read: so a
