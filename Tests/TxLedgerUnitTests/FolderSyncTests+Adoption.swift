@@ -92,7 +92,9 @@ extension FolderSyncTests {
         #expect(FolderBase.adopts(second, holdsMore: true, membership: nil, over: own(first), adopted: nil))
         #expect(FolderBase.adopts(second, holdsMore: false, membership: nil, over: nil, adopted: nil))
         #expect(FolderBase.adopts(first, holdsMore: false, membership: nil, over: own(third), adopted: adopted(second)))
-        #expect(!FolderBase.adopts(second, holdsMore: false, membership: nil, over: own(third), adopted: adopted(first)))
+        #expect(
+            !FolderBase.adopts(second, holdsMore: false, membership: nil, over: own(third), adopted: adopted(first))
+        )
         #expect(!FolderBase.adopts(third, holdsMore: false, membership: nil, over: nil, adopted: adopted(second)))
         #expect(FolderBase.adopts(third, holdsMore: true, membership: nil, over: nil, adopted: adopted(first)))
         // A file under another membership log is no base, and does not count.
