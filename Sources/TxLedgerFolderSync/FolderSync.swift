@@ -145,8 +145,11 @@ package struct FolderSync {
                     // An adoption ends the vault's former one.
                     return file.coversThrough == nil ? nil : try transaction.store.folderFiles(folder)
                 }
-                known[name] = file
-                if let remembered { known = Dictionary(uniqueKeysWithValues: remembered.map { ($0.name, $0) }) }
+                if let remembered {
+                    known = Dictionary(uniqueKeysWithValues: remembered.map { ($0.name, $0) })
+                } else {
+                    known[name] = file
+                }
                 report.vaults[changes.vaultId, default: .init()].writesSetAside += imported.report.writesSetAside
                 if let refusal = imported.refusal {
                     // Read once: a removed device never becomes a member again.

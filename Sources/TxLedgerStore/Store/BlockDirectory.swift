@@ -57,10 +57,9 @@ enum BlockDirectory {
         let rows = try Row.fetchCursor(db, sql: "SELECT first, entries FROM record_block_ids ORDER BY first")
         while let row = try rows.next() {
             let first: Int64 = row[0]
+            let bytes = try run(row[1], path: path)
             // Every entry of the run before has a key below this run's `first`.
-            guard let bytes = row[1] as Data?, !bytes.isEmpty, bytes.count % entryBytes == 0,
-                entries.last.map({ key($0.id) < first }) ?? true
-            else { throw damaged(path) }
+            guard entries.last.map({ key($0.id) < first }) ?? true else { throw damaged(path) }
             for offset in stride(from: 0, to: bytes.count, by: entryBytes) {
                 let entry = decode(bytes[(bytes.startIndex + offset)...].prefix(entryBytes))
                 guard key(entry.id) >= first, entries.last.map({ $0.id < entry.id }) ?? true else {
@@ -106,7 +105,7 @@ enum BlockDirectory {
     static func remove(_ slot: RecordStore.BlockSlot, in db: Database, path: String) throws {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: lookup), arguments: [key(slot.id)]) else { return }
         let first: Int64 = row[1]
-        guard let bytes = row[0] as Data?, !bytes.isEmpty, bytes.count % entryBytes == 0 else { throw damaged(path) }
+        let bytes = try run(row[0], path: path)
         var kept = Data()
         kept.reserveCapacity(bytes.count)
         for offset in stride(from: 0, to: bytes.count, by: entryBytes) {
@@ -122,6 +121,16 @@ enum BlockDirectory {
             try db.cachedStatement(sql: "UPDATE record_block_ids SET entries = ? WHERE first = ?")
                 .execute(arguments: [kept, first])
         }
+    }
+
+    /// The entries of a run as read, checked as the C lookup checks them: a blob of a whole,
+    /// positive number of entries.
+    /// - Throws: `LedgerError.unreadableDatabase` otherwise.
+    private static func run(_ value: DatabaseValue, path: String) throws -> Data {
+        guard case let .blob(bytes) = value.storage, !bytes.isEmpty, bytes.count % entryBytes == 0 else {
+            throw damaged(path)
+        }
+        return bytes
     }
 
     private static func encode(_ entry: RecordStore.BlockSlot, to bytes: inout [UInt8]) {
