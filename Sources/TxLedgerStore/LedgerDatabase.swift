@@ -54,7 +54,7 @@ package final class LedgerDatabase: Sendable {
         configuration.observesSuspensionNotifications = options.sharedContainer
         configuration.label = path
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.busyMode = Self.busyMode(millis: options.busyTimeoutMillis)
         configuration.prepareDatabase { db in
             try db.execute(sql: Self.connectionPragmas)
             db.add(function: RecordRow.textFunction)
@@ -81,19 +81,27 @@ package final class LedgerDatabase: Sendable {
     /// The page cache of every connection, in KiB (`connectionPragmas`).
     package static let cacheKiB = 65536
 
-    /// How long a connection waits for another process's transaction (an import holds the
-    /// write lock while it merges) before it reports the database as locked: seconds.
-    package static let busyTimeout: TimeInterval = 10
+    /// How a connection waits for another process's lock: up to `millis`
+    /// (`LedgerOptions.busyTimeoutMillis`).
+    package static func busyMode(millis: Int64) -> Database.BusyMode { .timeout(TimeInterval(millis) / 1000) }
+
+    /// How many times opening tries again while another process creates or upgrades the file
+    /// (`openPool`): a bound on the wait, about this many busy timeouts.
+    static let openAttempts = 64
 
     /// Inspects the file, opens the pool and migrates it (or, read-only, checks that it needs no
-    /// migration). GRDB reads `grdb_migrations` and, if that fails, checks whether the table
-    /// exists: another process creating the same new file can create the table between the two,
-    /// which fails the read with "no such table". Everything is then done again, and sees it.
+    /// migration). Another process creating or upgrading the same file holds its lock through
+    /// each of these steps in turn, so any of them can give up after the busy timeout: it is then
+    /// done again if the file or its WAL changed meanwhile (that process is making progress, it
+    /// is not stuck), up to `openAttempts` times. GRDB also reads `grdb_migrations` and, if that
+    /// fails, checks whether the table exists: the other process can create the table between
+    /// the two, which fails the read with "no such table"; done again, it sees it.
     private static func openPool(_ path: String, configuration: Configuration, readOnly: Bool) throws -> DatabasePool {
         let migrator = LedgerSchema.migrator
         for attempt in 1... {
+            let before = DatabaseFilesMark(path)
             do {
-                try inspectExistingFile(path, migrator: migrator)
+                try inspect(path, migrator, configuration.busyMode)
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 if readOnly {
                     guard try pool.read(migrator.hasCompletedMigrations) else {
@@ -106,8 +114,11 @@ package final class LedgerDatabase: Sendable {
                     try migrate(pool, with: migrator)
                 }
                 return pool
-            } catch let error as DatabaseError where error.message == "no such table: grdb_migrations" && attempt < 5 {
-                continue
+            } catch let error as DatabaseError where attempt < openAttempts {
+                let racedCreation = error.message == "no such table: grdb_migrations"
+                let waitedOnProgress =
+                    [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && DatabaseFilesMark(path) != before
+                guard racedCreation || waitedOnProgress else { throw error }
             }
         }
         preconditionFailure("the loop returns or throws")
@@ -130,13 +141,13 @@ package final class LedgerDatabase: Sendable {
 
     /// Looks at an existing, non-empty file through a read-only connection before anything may
     /// write to it (opening the pool alone switches a database to WAL, which rewrites its header).
-    private static func inspectExistingFile(_ path: String, migrator: DatabaseMigrator) throws {
+    private static func inspect(_ path: String, _ migrator: DatabaseMigrator, _ busy: Database.BusyMode) throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard let size, size > 0 else { return }
         var configuration = Configuration()
         configuration.readonly = true
         // Another process may be writing (or checkpointing) the file right now.
-        configuration.busyMode = .timeout(busyTimeout)
+        configuration.busyMode = busy
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.read { db in try checkOwnership(db, migrator: migrator, path: path) }
         try queue.close()

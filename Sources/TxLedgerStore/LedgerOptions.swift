@@ -32,6 +32,13 @@ public struct LedgerOptions: Sendable {
     /// The name this device takes when it joins a vault with its recovery secret (a sync
     /// does so for an upgraded vault); `nil`: the host's name (`defaultDeviceName`).
     public var deviceName: String?
+    /// How long a connection waits for another process's lock (an import holds the write lock
+    /// while it merges) before it reports the database as locked: milliseconds. Opening waits
+    /// longer while another process creating or upgrading the file makes progress
+    /// (Specs/schema.md, "Database").
+    public var busyTimeoutMillis: Int64
+    /// Ten seconds.
+    public static let defaultBusyTimeoutMillis: Int64 = 10_000
     /// One second.
     public static let defaultExternalChangesPollMillis: Int64 = 1000
     /// One day: a device whose clock is wrong by hours still syncs its clock forward.
@@ -62,6 +69,7 @@ public struct LedgerOptions: Sendable {
         readOnly: Bool = false,
         sharedContainer: Bool = false,
         externalChangesPollMillis: Int64 = LedgerOptions.defaultExternalChangesPollMillis,
+        busyTimeoutMillis: Int64 = LedgerOptions.defaultBusyTimeoutMillis,
         deviceKeys: (any DeviceKeyStore)? = nil,
         deviceName: String? = nil
     ) {
@@ -70,6 +78,7 @@ public struct LedgerOptions: Sendable {
         self.readOnly = readOnly
         self.sharedContainer = sharedContainer
         self.externalChangesPollMillis = externalChangesPollMillis
+        self.busyTimeoutMillis = busyTimeoutMillis
         self.wallClock = wallClock
         self.logger = logger
         self.maxForwardDriftMillis = maxForwardDriftMillis

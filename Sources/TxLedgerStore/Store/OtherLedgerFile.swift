@@ -60,7 +60,7 @@ package final class OtherLedgerFile: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = path
-        configuration.busyMode = .timeout(LedgerDatabase.busyTimeout)
+        configuration.busyMode = LedgerDatabase.busyMode(millis: LedgerOptions.defaultBusyTimeoutMillis)
         configuration.prepareDatabase { db in try Self.harden(db, budget: budget) }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
