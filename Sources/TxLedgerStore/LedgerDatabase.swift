@@ -82,8 +82,11 @@ package final class LedgerDatabase: Sendable {
     package static let cacheKiB = 65536
 
     /// How a connection waits for another process's lock: up to `millis`
-    /// (`LedgerOptions.busyTimeoutMillis`).
-    package static func busyMode(millis: Int64) -> Database.BusyMode { .timeout(TimeInterval(millis) / 1000) }
+    /// (`LedgerOptions.busyTimeoutMillis`), brought within what SQLite takes (0 to 2^31 - 1 ms;
+    /// GRDB traps beyond).
+    package static func busyMode(millis: Int64) -> Database.BusyMode {
+        .timeout(TimeInterval(min(max(millis, 0), Int64(Int32.max))) / 1000)
+    }
 
     /// How many times opening tries again while another process creates or upgrades the file
     /// (`openPool`): a bound on the wait, about this many busy timeouts.

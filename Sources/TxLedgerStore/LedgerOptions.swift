@@ -33,9 +33,10 @@ public struct LedgerOptions: Sendable {
     /// does so for an upgraded vault); `nil`: the host's name (`defaultDeviceName`).
     public var deviceName: String?
     /// How long a connection waits for another process's lock (an import holds the write lock
-    /// while it merges) before it reports the database as locked: milliseconds. Opening waits
-    /// longer while another process creating or upgrading the file makes progress
-    /// (Specs/schema.md, "Database").
+    /// while it merges) before it reports the database as locked: milliseconds, 0 (or less) for
+    /// not at all, at most 2^31 - 1 (about 24 days; more is taken as that). Opening waits longer
+    /// while another process creating or upgrading the file makes progress (Specs/schema.md,
+    /// "Database").
     public var busyTimeoutMillis: Int64
     /// Ten seconds.
     public static let defaultBusyTimeoutMillis: Int64 = 10_000

@@ -81,4 +81,14 @@ struct LedgerOpeningWaitTests {
         try await holding
         #expect(try await other.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") } == 0)
     }
+
+    @Test(arguments: [Int64.min, -1, 0, Int64(Int32.max) + 1, Int64.max])
+    func aBusyTimeoutOutOfSQLitesRangeIsBroughtWithinIt(millis: Int64) async throws {
+        let ledger = try await Ledger.open(
+            path: folder.path("other.sqlite"),
+            options: .init(logger: .quiet, busyTimeoutMillis: millis)
+        )
+        try await ledger.record(try Fixture.send())
+        #expect(try await ledger.all().count == 1)
+    }
 }
