@@ -126,8 +126,7 @@ package final class RecordStore {
     /// this store made (`lendEncoder`; the entries it added come first: `addEntries`); returns
     /// `false` (and writes nothing) if a record with its id exists.
     func insertIfAbsent(_ state: RecordState, frame: [UInt8]) throws -> Bool {
-        try execute(.insert, try rowValues(state, frame: frame, changeSeq: changeSeq))
-        guard db.changesCount > 0 else { return false }
+        guard try execute(.insert, try rowValues(state, frame: frame, changeSeq: changeSeq)) else { return false }
         changed = true
         return true
     }
@@ -157,8 +156,7 @@ package final class RecordStore {
     /// columns (those reads were 12% of the writer's samples in an import of 100k into 100k),
     /// and saved as any row if one holds its id after all.
     package func saveNew(_ row: RecordRow.Values) throws {
-        try execute(.insert, row)
-        guard db.changesCount > 0 else { return try save(row) }
+        guard try execute(.insert, row) else { return try save(row) }
         if row.replaced != nil { holdsReplacements = true }
         changed = true
     }
@@ -332,20 +330,23 @@ package final class RecordStore {
         !state.isVisible(clearedThrough: try cachedWatermark(state.facts.value.vaultId))
     }
 
+    /// Writes `values` with `write`; returns whether a row was written (an insert of an id
+    /// that is there writes none).
     /// - Parameter counted: the stored row's counted columns, if the caller read them (a
     ///   merge reads them with its batch); else they are read by id here.
-    private func execute(_ write: Write, _ values: RecordRow.Values, counted: CountedColumns? = nil) throws {
+    @discardableResult
+    private func execute(_ write: Write, _ values: RecordRow.Values, counted: CountedColumns? = nil) throws -> Bool {
         // A record kept in a block is a row again before it is written.
         if try holdsBlocks(values.vault) { try thaw(values.id) }
         let statement = try prepared[write] ?? RecordWriteStatement(db, sql: write.sql(columns))
         prepared[write] = statement
         // A new row is counted if it was written; a stored one moves from its old columns.
         let old = write == .insert ? nil : try counted ?? countedColumns(ofRow: values.id)
-        try statement.execute(write.parameters(columns), of: values)
+        let wrote = try statement.execute(write.parameters(columns), of: values)
         if let old {
             count(old, -1)
             count(write == .upsert ? CountedColumns(values) : old.withRegisters(of: values), 1)
-        } else if write != .updateRegisters && db.changesCount > 0 {
+        } else if write != .updateRegisters && wrote {
             count(CountedColumns(values), 1)
         }
         if !notified {
@@ -354,6 +355,7 @@ package final class RecordStore {
             try db.notifyChanges(in: Table("record"))
             notified = true
         }
+        return wrote
     }
 
     /// The number of chain `id` in this file (the `chain` table), added if it is new.
