@@ -14,9 +14,9 @@ struct FolderBase {
     /// A full file written forgets the adoption before it, so an adoption at the same point
     /// came after it (a merge that changed nothing used no change number).
     static func latest(own: FolderFile?, adopted: FolderFile?, membership: [UInt8]?) -> FolderBase? {
-        let own = own.flatMap { $0.membership == membership ? FolderBase(file: $0, point: $0.through) : nil }
+        let own = own.flatMap { isBase($0, under: membership) ? FolderBase(file: $0, point: $0.through) : nil }
         let adopted = adopted.flatMap { file in
-            file.membership == membership ? file.coversThrough.map { FolderBase(file: file, point: $0) } : nil
+            isBase(file, under: membership) ? file.coversThrough.map { FolderBase(file: file, point: $0) } : nil
         }
         guard let adopted else { return own }
         return own.map { $0.point > adopted.point } == true ? own : adopted
@@ -40,7 +40,13 @@ struct FolderBase {
     ) -> Bool {
         holdsMore
             || [ownFull, adopted].allSatisfy { file in
-                file.map { $0.membership != membership || name < $0.name } ?? true
+                file.map { !isBase($0, under: membership) || name < $0.name } ?? true
             }
+    }
+
+    /// Whether `file` may be a base under the vault's membership log `membership`: only a file
+    /// written under that log (an older log's file is rewritten, not built on).
+    private static func isBase(_ file: FolderFile, under membership: [UInt8]?) -> Bool {
+        file.membership == membership
     }
 }

@@ -32,8 +32,10 @@ extension LedgerDatabase {
 
     /// Merges every vault of another replica's ledger file, in one transaction.
     package func merge(ledgerAt path: String) async throws -> MergeReport {
-        let own = self.path
-        let source = try await DedicatedThread.run { try OtherLedgerFile(path: path, notBeing: own) }
+        let (own, busy) = (self.path, options.busyTimeoutMillis)
+        let source = try await DedicatedThread.run {
+            try OtherLedgerFile(path: path, notBeing: own, busyTimeoutMillis: busy)
+        }
         let report = try await write { transaction in
             // One read of the other file (one snapshot of it), on a thread of its own: its
             // records are decoded there while the ones before them merge here.

@@ -34,10 +34,17 @@ package final class OtherLedgerFile: Sendable {
     ///   - own: this ledger's path; the file must not be it, under any name.
     ///   - steps: the work budget, in SQLite virtual machine steps; by default `baseSteps` and
     ///     `stepsPerPage` for each 4 KiB of the file.
+    ///   - busyTimeoutMillis: how long to wait for another process's lock on the file, as the
+    ///     merging ledger's own connections wait (`LedgerOptions.busyTimeoutMillis`).
     /// - Throws: `LedgerError.invalidInput` if the file is this ledger itself;
     ///   `LedgerError.unreadableDatabase` (naming `path`) if it is not a regular file, not a
     ///   ledger of this version, damaged, or breaks a limit; `LedgerError.newerSchema`.
-    package init(path: String, notBeing own: String, steps: Int64? = nil) throws {
+    package init(
+        path: String,
+        notBeing own: String,
+        steps: Int64? = nil,
+        busyTimeoutMillis: Int64 = LedgerOptions.defaultBusyTimeoutMillis
+    ) throws {
         self.path = path
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -60,7 +67,7 @@ package final class OtherLedgerFile: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = path
-        configuration.busyMode = LedgerDatabase.busyMode(millis: LedgerOptions.defaultBusyTimeoutMillis)
+        configuration.busyMode = LedgerDatabase.busyMode(millis: busyTimeoutMillis)
         configuration.prepareDatabase { db in try Self.harden(db, budget: budget) }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
