@@ -11,9 +11,10 @@ import TxLedgerMembership
 /// the header's). Any deviation is `BundleError.malformedContent`: nothing is repaired.
 ///
 /// Frames are read in turn, `validatedTogether` at a time (fewer when they hold more than
-/// `aheadBytes`), and their records then validated
-/// at once on every core (`FrameValidation`); the records come out one by one, in order, and
-/// the first failure in payload order is the one thrown, a failure of the file first.
+/// `aheadBytes`), and their records then validated at once on every core (`FrameValidation`)
+/// on other threads (`FrameValidationJob`) while the next group's frames are read; the records
+/// come out one by one, in order, and the first failure in payload order is the one thrown, a
+/// failure of the file first.
 package struct PayloadDecoder {
 
     package let header: ChangeSetHeader
@@ -31,6 +32,11 @@ package struct PayloadDecoder {
     /// The byte length of each frame read ahead.
     private var aheadLengths: [Int] = []
     private var served = 0
+    /// The next group of frames, read while `ahead`'s were validated and served, and being
+    /// validated; `nil` before the first group and once reading has ended.
+    private var following: FramesRead?
+    /// Frames read so far: the number of the next one in its payload.
+    private var framesRead = 0
     /// The byte length of the frame of the record returned last: what a consumer that holds
     /// records counts them by (`ProducerThread`'s batches, a merge's).
     package private(set) var lastFrameBytes = 0
@@ -43,8 +49,18 @@ package struct PayloadDecoder {
     /// frames of up to 8 MiB each.
     static let aheadBytes = FrameDecoder.maxFrameBytes
 
-    /// Records read and validated but not yet returned.
-    var recordsAhead: Int { ahead.records.count - served }
+    /// Records read but not yet returned: validated, or read while those were served.
+    var recordsAhead: Int { ahead.records.count - served + (following?.job.count ?? 0) }
+
+    /// A group of frames read in turn and their validation, started at once; the byte length
+    /// of each frame; and the failure that ended reading after them, if one did.
+    private struct FramesRead {
+        let job: FrameValidationJob
+        let lengths: [Int]
+        let failure: (any Error)?
+        /// Whether no frame follows: the payload ended, or reading failed.
+        let endsReading: Bool
+    }
 
     /// Failures of the file itself come before those of its content (bundle-format.md,
     /// "Reading"): when decoding fails, every chunk left is still read and authenticated.
@@ -144,7 +160,7 @@ package struct PayloadDecoder {
     }
 
     private mutating func decodeNext() throws -> ReceivedRecord? {
-        if served == ahead.records.count, aheadFailure == nil { try readAhead() }
+        if served == ahead.records.count, aheadFailure == nil { readAhead() }
         guard served < ahead.records.count else {
             if let aheadFailure { throw aheadFailure }
             return nil
@@ -157,35 +173,57 @@ package struct PayloadDecoder {
         return received
     }
 
-    /// Reads up to `validatedTogether` frames in turn, stopping once they hold `aheadBytes`,
-    /// and validates them at once. The records
-    /// before the first failure are served; then the failure: a record's, else the one that
-    /// ended reading (a frame's, or the file's). That is the order reading and validating each
-    /// frame in turn gives; a failure of the file after a record that failed is still reported
-    /// first (`fileFailureFirst`: the reader throws it again).
-    private mutating func readAhead() throws {
+    /// Serves the next group of frames read (`readFrames`), once validated, and reads the one
+    /// after it meanwhile (unless reading has ended). The records before the first failure are
+    /// served; then the failure: a record's, else the one that ended reading (a frame's, or the
+    /// file's). That is the order reading and validating each frame in turn gives; a failure of
+    /// the file after a record that failed is still reported first (`fileFailureFirst`: the
+    /// reader throws it again).
+    private mutating func readAhead() {
+        let current = following ?? readFrames()
+        following = current.endsReading ? nil : readFrames()
+        var (validation, decoded) = current.job.wait()
+        ahead = validation
+        aheadLengths = current.lengths
+        served = 0
+        aheadFailure = current.failure
+        if let invalid = ahead.failure {
+            ahead.records.removeSubrange(invalid.position...)
+            aheadFailure = invalid.error
+        }
+        while let frame = decoded.popLast() { frames.recycle(frame.fields) }
+    }
+
+    /// Reads up to `validatedTogether` frames in turn, stopping once they hold `aheadBytes`, and
+    /// starts their validation.
+    private mutating func readFrames() -> FramesRead {
         var decoded: [DecodedFrame] = []
         decoded.reserveCapacity(Self.validatedTogether)
+        var lengths: [Int] = []
+        lengths.reserveCapacity(Self.validatedTogether)
         var failure: (any Error)?
+        var ended = false
         var bytes = 0
-        aheadLengths.removeAll(keepingCapacity: true)
         do {
-            while decoded.count < Self.validatedTogether, bytes < Self.aheadBytes, let frame = try nextFrame() {
+            while decoded.count < Self.validatedTogether, bytes < Self.aheadBytes {
+                guard let frame = try nextFrame() else {
+                    ended = true
+                    break
+                }
                 bytes += frame.count
-                aheadLengths.append(frame.count)
-                decoded.append(try frames.read(frame, vault: header.vaultId, index: recordCount + decoded.count))
+                lengths.append(frame.count)
+                decoded.append(try frames.read(frame, vault: header.vaultId, index: framesRead))
+                framesRead += 1
             }
         } catch {
             failure = error
         }
-        ahead = FrameValidation(decoded)
-        served = 0
-        if let invalid = ahead.failure {
-            ahead.records.removeSubrange(invalid.position...)
-            failure = invalid.error
-        }
-        aheadFailure = failure
-        while let frame = decoded.popLast() { frames.recycle(frame.fields) }
+        return FramesRead(
+            job: FrameValidationJob(decoded),
+            lengths: lengths,
+            failure: failure,
+            endsReading: ended || failure != nil
+        )
     }
 
     /// The next record's fields as its frame writes them, before its values are checked and
