@@ -7,7 +7,7 @@ import Testing
 @testable import TxLedgerTestSupport
 
 /// Records as large as a frame lets them be wait for the merge a few at a time (Specs/crdt.md,
-/// "Merging"; Specs/threat-model.md): batches close at 256 records or 4 MiB of frames, so an
+/// "Merging"; Specs/threat-model.md): batches close at 512 records or 4 MiB of frames, so an
 /// import of a bundle, or a merge of a ledger file, of large records stays small at its peak
 /// (600 records of 1 MiB messages took 1.5 GB when batches were counted in records only).
 struct CLILargeRecordsTests {

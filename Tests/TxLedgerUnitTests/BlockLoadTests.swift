@@ -10,16 +10,16 @@ import Testing
 
 /// The load of a full change set into a vault that holds nothing (`BlockLoad`): its settled
 /// records go to blocks, the rest to rows, and the history read back is the sender's, whatever
-/// order the change set came in and even if it names a record twice. The vault holds about 400
-/// records: two batches of a merge and more (a batch's records are joined before they are
-/// written).
+/// order the change set came in and even if it names a record twice. The vault holds two
+/// batches of a merge and more (a batch's records are joined before they are written): about
+/// two thirds of the records made.
 struct BlockLoadTests {
     let source: TestLedger
     let full: ChangeSet
 
     init() async throws {
         source = try await TestLedger()
-        try await source.ledger.record(try HistoryFixture.records(count: 600))
+        try await source.ledger.record(try HistoryFixture.records(count: 3 * LedgerTransaction.mergeBatch.count + 200))
         full = try await source.ledger.changes(vault: "main")
     }
 
@@ -160,7 +160,8 @@ struct BlockLoadTests {
     /// blocks name it; one record, joined, kept as a row.
     @Test func aRecordNamedInTwoBlocksIsJoinedIntoOneRow() async throws {
         let early = HistoryFixture.start.addingTimeInterval(60)
-        let late = HistoryFixture.start.addingTimeInterval(6.5 * 3600 * 500)
+        // Where record 2 × mergeBatch of the fixture is: in a later batch of "main" than the first.
+        let late = HistoryFixture.start.addingTimeInterval(6.5 * 3600 * Double(2 * LedgerTransaction.mergeBatch.count))
         let first = try Fixture.minimalSend(vault: "main", hash: 9001, at: early)
         try await source.ledger.record(first)
         _ = try await source.ledger.updateStatus(first.id, to: .confirmed(at: early))
