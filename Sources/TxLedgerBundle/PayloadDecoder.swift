@@ -28,7 +28,7 @@ package struct PayloadDecoder {
     private var frames: FrameDecoder
     /// Records read and validated ahead (`readAhead`), served in order from `served`; then the
     /// error that ended them, if one did.
-    private var ahead = FrameValidation([])
+    private var ahead = FrameValidation()
     /// The byte length of each frame read ahead.
     private var aheadLengths: [Int] = []
     private var served = 0

@@ -19,18 +19,21 @@ package struct FrameValidation {
     /// read for each group of frames).
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 
-    /// Validates `frames`; the work is split in contiguous parts, one per thread, and each part
-    /// stops at its first failure.
-    package init(_ frames: [DecodedFrame]) {
-        let threads = max(1, min(Self.cores, frames.count / Self.minimumPerThread))
-        var records = [ReceivedRecord?](repeating: nil, count: frames.count)
+    /// Validates `frames` (each is taken out and put back as it was); the work is split in
+    /// contiguous parts, one per thread, and each part stops at its first failure.
+    package init(_ frames: inout [DecodedFrame]) {
+        let count = frames.count
+        let threads = max(1, min(Self.cores, count / Self.minimumPerThread))
+        var records = [ReceivedRecord?](repeating: nil, count: count)
         let failures = LockedValue([(position: Int, error: any Error)]())
-        records.withUnsafeMutableBufferPointer { buffer in
-            let slots = Slots(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: threads) { part in
-                let range = frames.count * part / threads..<frames.count * (part + 1) / threads
-                if let failure = Self.validate(frames, range, into: slots.buffer) {
-                    failures.update { $0.append(failure) }
+        frames.withUnsafeMutableBufferPointer { frames in
+            records.withUnsafeMutableBufferPointer { buffer in
+                let shared = Shared(frames: frames, slots: buffer)
+                DispatchQueue.concurrentPerform(iterations: threads) { part in
+                    let range = count * part / threads..<count * (part + 1) / threads
+                    if let failure = Self.validate(shared.frames, range, into: shared.slots) {
+                        failures.update { $0.append(failure) }
+                    }
                 }
             }
         }
@@ -38,28 +41,36 @@ package struct FrameValidation {
         failure = failures.get().min { $0.position < $1.position }
     }
 
-    /// The records' slots, which the parts share: each part writes only its own.
-    private struct Slots: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<ReceivedRecord?>
+    /// No frames, no records.
+    package init() {
+        records = []
+        failure = nil
+    }
+
+    /// The frames and the records' slots, which the parts share: each part touches only its own.
+    private struct Shared: @unchecked Sendable {
+        let frames: UnsafeMutableBufferPointer<DecodedFrame>
+        let slots: UnsafeMutableBufferPointer<ReceivedRecord?>
     }
 
     /// Validates `frames[range]` into the same slots of `slots`, up to the first failure.
     private static func validate(
-        _ frames: [DecodedFrame],
+        _ frames: UnsafeMutableBufferPointer<DecodedFrame>,
         _ range: Range<Int>,
         into slots: UnsafeMutableBufferPointer<ReceivedRecord?>
     ) -> (position: Int, error: any Error)? {
-        // Through the array's buffer: its subscript copied each frame (its fields, tables and
-        // bytes retained and released) before validating it.
-        frames.withUnsafeBufferPointer { frames in
-            for position in range {
-                do {
-                    slots[position] = try frames[position].validated()
-                } catch {
-                    return (position, error)
-                }
+        // Each frame moved out while it is validated, then back: read in place, a frame was
+        // copied first (its bytes, fields and tables retained, then released: `slots` might
+        // have been the same memory, as far as the compiler could tell).
+        for position in range {
+            let frame = (frames.baseAddress! + position).move()
+            defer { (frames.baseAddress! + position).initialize(to: frame) }
+            do {
+                slots[position] = try frame.validated()
+            } catch {
+                return (position, error)
             }
-            return nil
         }
+        return nil
     }
 }

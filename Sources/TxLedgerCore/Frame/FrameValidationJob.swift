@@ -19,12 +19,12 @@ package final class FrameValidationJob: @unchecked Sendable {
     package init(_ frames: [DecodedFrame]) {
         self.frames = frames
         guard !frames.isEmpty else {
-            validation = FrameValidation([])
+            validation = FrameValidation()
             done.signal()
             return
         }
         DispatchQueue.global().async { [self] in
-            validation = FrameValidation(self.frames)
+            validation = FrameValidation(&self.frames)
             done.signal()
         }
     }
