@@ -105,7 +105,7 @@ extension LedgerDatabase {
             followingLinks: followingLinks,
             vaults: Array(Set(held + vaults)).sorted()
         )
-        let imported = try await write { transaction -> BundleImport? in
+        let imported = try await writeIntoEmpty { transaction -> BundleImport? in
             let reader = try BundleReader(path: path, expecting: header, keys: keys, followingLinks: followingLinks)
             var decoder = try PayloadDecoder(reader)
             guard admitting(decoder.header) else { return nil }

@@ -45,6 +45,25 @@ import Testing
         try await expectAllOrNothing(["import", bundle, "--key-file", key])
     }
 
+    /// Into a ledger that holds no record, an import runs in SQLite's rollback-journal mode
+    /// (`LedgerDatabase.writeIntoEmpty`): killed anywhere, before its switch out of the WAL,
+    /// inside its write or before the switch back, the ledger opens holding none of the bundle
+    /// or all of it.
+    @Test func aLoadIntoAnEmptyLedgerKilledAnywhereLeavesAllOfTheBundleOrNoneOfIt() async throws {
+        let source = try await Self.open(folder.path("source-empty.sqlite"))
+        try await source.record(try BundleFixture.manyRecords(Self.records))
+        let bundle = folder.path("load.txb")
+        try await source.exportBundle(
+            vault: "vault-1",
+            to: bundle,
+            secret: .syncKey(try SyncKey(contentsOfFile: key)),
+            scope: .full
+        )
+        let empty = folder.path("empty.sqlite")
+        try Self.checkpoint(try await Self.open(empty))
+        try await expectAllOrNothing(["import", bundle, "--key-file", key], from: empty, throughJournal: true)
+    }
+
     @Test func aMergeKilledAnywhereLeavesAllOfTheOtherReplicaOrNoneOfIt() async throws {
         let other = folder.path("other.sqlite")
         let source = try await Self.open(other)
@@ -92,14 +111,18 @@ import Testing
         #expect(killed >= 5 && acknowledged.count >= 10, "killed \(killed), acknowledged \(acknowledged.count)")
     }
 
-    /// Runs `arguments` once to its end on a copy of the pristine ledger, then again on fresh
-    /// copies killed at fractions of that run's time and of the size its write-ahead log
-    /// reached: each killed copy must open intact and equal either the pristine ledger or the
-    /// completed one. Some kills must land inside the write for the test to mean anything.
+    /// Runs `arguments` once to its end on a copy of `start` (the pristine ledger unless said),
+    /// then again on fresh copies killed at fractions of that run's time and of the size its
+    /// write-ahead log reached: each killed copy must open intact and equal either `start` or
+    /// the completed one. Some kills must land inside the write (its WAL written, or with
+    /// `throughJournal` its rollback journal; nothing of it held) for the test to mean anything.
     private func expectAllOrNothing(
         _ arguments: [String],
+        from start: String? = nil,
+        throughJournal: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
+        let pristine = start ?? pristine
         let reference = try copy(pristine, as: "reference.sqlite")
         let complete = try await KilledRun.run(CLI(db: reference), arguments, killAt: .never)
         try #require(!complete.killed && complete.status == 0, sourceLocation: sourceLocation)
@@ -109,7 +132,9 @@ import Testing
 
         let moments: [KilledRun.Moment] =
             [0.1, 0.25, 0.4, 0.55, 0.7, 0.85].map { .after(complete.seconds * $0) }
-            + [1.0 / 16, 0.25, 0.5, 0.75, 0.95].map { .walReaches(Int(Double(complete.largestWAL) * $0)) }
+            + (complete.largestWAL > 0
+                ? [1.0 / 16, 0.25, 0.5, 0.75, 0.95].map { .walReaches(Int(Double(complete.largestWAL) * $0)) }
+                : [])
         var insideTheWrite = 0
         for (index, moment) in moments.enumerated() {
             let path = try copy(pristine, as: "killed-\(index).sqlite")
@@ -122,7 +147,8 @@ import Testing
                 "killed \(moment): neither none nor all of it",
                 sourceLocation: sourceLocation
             )
-            if outcome.killed && outcome.largestWAL > 0 && state == none { insideTheWrite += 1 }
+            let written = throughJournal ? outcome.largestJournal : outcome.largestWAL
+            if outcome.killed && written > 0 && state == none { insideTheWrite += 1 }
         }
         #expect(
             insideTheWrite >= 3,

@@ -37,6 +37,9 @@ enum KilledRun {
         let seconds: TimeInterval
         /// The largest size of the ledger's `-wal` file seen while it ran.
         let largestWAL: Int
+        /// The largest size of the ledger's `-journal` file seen while it ran: a write in
+        /// SQLite's rollback-journal mode keeps one (`LedgerDatabase.writeIntoEmpty`).
+        let largestJournal: Int
         /// The largest peak resident memory (Linux's `VmHWM`) seen while it ran, in bytes; 0
         /// where `/proc` does not say.
         let peakResident: Int
@@ -57,7 +60,7 @@ enum KilledRun {
             FileManager.default.isExecutableFile(atPath: CLI.binary.path),
             "txledger is not built at \(CLI.binary.path)"
         )
-        let wal = cli.db + "-wal"
+        let (wal, journal) = (cli.db + "-wal", cli.db + "-journal")
         let start = Date()
         let overrides = Dictionary(
             uniqueKeysWithValues: environment.compactMap { key, value in
@@ -76,10 +79,13 @@ enum KilledRun {
         ) { execution in
             // Polls the WAL's size until the moment comes or the process has ended by itself.
             var largest = 0
+            var largestJournal = 0
             var resident = 0
             while !hasExited(execution.processIdentifier.value) {
                 let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
                 largest = max(largest, size ?? 0)
+                let journalSize = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? Int
+                largestJournal = max(largestJournal, journalSize ?? 0)
                 resident = max(resident, peakResident(of: execution.processIdentifier.value))
                 let due: Bool =
                     switch moment {
@@ -94,13 +100,13 @@ enum KilledRun {
                     }
                 if due {
                     try execution.send(signal: .kill)
-                    return (sent: true, largest: largest, resident: resident)
+                    return (sent: true, largest: largest, journal: largestJournal, resident: resident)
                 }
                 try await Task.sleep(nanoseconds: 500_000)
             }
-            return (sent: false, largest: largest, resident: resident)
+            return (sent: false, largest: largest, journal: largestJournal, resident: resident)
         }
-        let (sent, largest, resident) = run.closureResult
+        let (sent, largest, largestJournal, resident) = run.closureResult
         let (killed, status): (Bool, Int32) =
             switch run.terminationStatus {
             case let .exited(code): (false, Int32(code))
@@ -111,6 +117,7 @@ enum KilledRun {
             status: status,
             seconds: Date().timeIntervalSince(start),
             largestWAL: largest,
+            largestJournal: largestJournal,
             peakResident: resident
         )
     }
