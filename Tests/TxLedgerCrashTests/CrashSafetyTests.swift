@@ -32,7 +32,8 @@ import Testing
         try Self.checkpoint(ledger)
     }
 
-    @Test func anImportKilledAnywhereLeavesAllOfTheBundleOrNoneOfIt() async throws {
+    /// A full bundle of `records` records of "vault-1", sealed with the test's key.
+    private func bigBundle() async throws -> String {
         let source = try await Self.open(folder.path("source.sqlite"))
         try await source.record(try BundleFixture.manyRecords(Self.records))
         let bundle = folder.path("big.txb")
@@ -42,7 +43,11 @@ import Testing
             secret: .syncKey(try SyncKey(contentsOfFile: key)),
             scope: .full
         )
-        try await expectAllOrNothing(["import", bundle, "--key-file", key])
+        return bundle
+    }
+
+    @Test func anImportKilledAnywhereLeavesAllOfTheBundleOrNoneOfIt() async throws {
+        try await expectAllOrNothing(["import", try await bigBundle(), "--key-file", key])
     }
 
     /// Into a ledger that holds no record, an import runs in SQLite's rollback-journal mode
@@ -50,15 +55,7 @@ import Testing
     /// inside its write or before the switch back, the ledger opens holding none of the bundle
     /// or all of it.
     @Test func aLoadIntoAnEmptyLedgerKilledAnywhereLeavesAllOfTheBundleOrNoneOfIt() async throws {
-        let source = try await Self.open(folder.path("source-empty.sqlite"))
-        try await source.record(try BundleFixture.manyRecords(Self.records))
-        let bundle = folder.path("load.txb")
-        try await source.exportBundle(
-            vault: "vault-1",
-            to: bundle,
-            secret: .syncKey(try SyncKey(contentsOfFile: key)),
-            scope: .full
-        )
+        let bundle = try await bigBundle()
         let empty = folder.path("empty.sqlite")
         try Self.checkpoint(try await Self.open(empty))
         try await expectAllOrNothing(["import", bundle, "--key-file", key], from: empty, throughJournal: true)
