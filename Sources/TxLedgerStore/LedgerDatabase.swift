@@ -209,12 +209,15 @@ package final class LedgerDatabase: Sendable {
     /// vault). The journal holds the pages the file had, so a failure or a crash leaves the file
     /// as it was, as the WAL would (Specs/schema.md, "Database"). Reads of this pool wait until
     /// it ends; the file returns to WAL mode before anything else may use it. Otherwise (a
-    /// record held, or another connection open: SQLite then keeps the WAL) it is `write(_:)`.
+    /// record held, or another connection open: SQLite then keeps the WAL) it is `write(_:)`,
+    /// which reads do not wait for.
     package func writeIntoEmpty<T: Sendable>(
         _ body: @escaping @Sendable (inout LedgerTransaction) throws -> T
     ) async throws -> T {
-        try await mapStorageErrors {
+        guard try await read({ try $0.holdsNoRecord() }) else { return try await write(body) }
+        return try await mapStorageErrors {
             try await pool.barrierWriteWithoutTransaction { db in
+                // Another write of this pool may have come first.
                 guard try RecordStore(db, path: path, tables: frameTables).holdsNoRecord() else {
                     return try transacted(db, body)
                 }
