@@ -30,13 +30,14 @@ extension LedgerDatabase {
         return report
     }
 
-    /// Merges every vault of another replica's ledger file, in one transaction.
+    /// Merges every vault of another replica's ledger file, in one transaction (into a ledger
+    /// that holds no record, without the WAL: `writeIntoEmpty`).
     package func merge(ledgerAt path: String) async throws -> MergeReport {
         let (own, busy) = (self.path, options.busyTimeoutMillis)
         let source = try await DedicatedThread.run {
             try OtherLedgerFile(path: path, notBeing: own, busyTimeoutMillis: busy)
         }
-        let report = try await write { transaction in
+        let report = try await writeIntoEmpty { transaction in
             // One read of the other file (one snapshot of it), on a thread of its own: its
             // records are decoded there while the ones before them merge here.
             let items = ProducerThread<SourceItem>(name: "txledger.merge", limit: LedgerTransaction.mergeBatch) {

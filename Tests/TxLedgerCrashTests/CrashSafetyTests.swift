@@ -71,6 +71,17 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before, "the other replica's file is only read")
     }
 
+    /// The same for another replica's file merged into a ledger that holds no record.
+    @Test func aMergeIntoAnEmptyLedgerKilledAnywhereLeavesAllOfTheOtherReplicaOrNoneOfIt() async throws {
+        let other = folder.path("other-full.sqlite")
+        let source = try await Self.open(other)
+        try await source.record(try BundleFixture.manyRecords(Self.records))
+        try Self.checkpoint(source)
+        let empty = folder.path("empty-merge.sqlite")
+        try Self.checkpoint(try await Self.open(empty))
+        try await expectAllOrNothing(["merge", other], from: empty, throughJournal: true)
+    }
+
     @Test func aRecordLoopKilledAtRandomKeepsEveryAcknowledgedRecord() async throws {
         let cli = CLI(db: try copy(pristine, as: "loop.sqlite"))
         func send(_ n: Int) -> [String] {

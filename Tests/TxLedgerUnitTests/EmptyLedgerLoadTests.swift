@@ -7,8 +7,8 @@ import Testing
 @testable import TxLedgerCore
 @testable import TxLedgerTestSupport
 
-/// A bundle imported into a ledger that holds no record is written in SQLite's rollback-journal
-/// mode while nothing else has the file open (`LedgerDatabase.writeIntoEmpty`, Specs/schema.md,
+/// A bundle imported, or a ledger file merged, into a ledger that holds no record is written in
+/// SQLite's rollback-journal mode while nothing else has the file open (`LedgerDatabase.writeIntoEmpty`, Specs/schema.md,
 /// "Database"): its pages go once into the file, none through the WAL, and the file is in WAL
 /// mode again afterwards. With a record held, or another connection open, the WAL is kept.
 struct EmptyLedgerLoadTests {
@@ -52,6 +52,18 @@ struct EmptyLedgerLoadTests {
         // Reads and writes go on as in any ledger.
         try await device.ledger.record(try Fixture.minimalSend(vault: "main", hash: 9_001))
         #expect(try await main(device.ledger).count == main(source.ledger).count + 1)
+    }
+
+    /// Another replica's ledger file merged into an empty ledger (`txledger merge`, a device
+    /// set up from another's file): the same.
+    @Test func aLedgerFileMergedIntoAnEmptyLedgerGoesThroughNoWAL() async throws {
+        let device = try await TestLedger()
+        _ = try await device.ledger.merge(ledgerAt: source.ledger.path)
+        let files = try await sideFiles(device.ledger)
+        #expect(files.wal == 0)
+        #expect(!files.journal)
+        #expect(files.mode == "wal")
+        #expect(try await device.ledger.all() == source.ledger.all())
     }
 
     @Test func aLedgerThatHoldsARecordKeepsTheWAL() async throws {
