@@ -11,13 +11,15 @@ package final class FrameValidationJob: @unchecked Sendable {
     private var validation: FrameValidation?
     private let done = DispatchSemaphore(value: 0)
 
-    /// The frames read, in order, before they are validated.
-    package var count: Int { frames.count }
+    /// How many frames it validates: kept apart, since `frames` is the job's while it runs (it
+    /// may read empty then: `withUnsafeMutableBufferPointer` moves an array's storage out).
+    package let count: Int
 
     /// Starts validating `frames` on a thread of Dispatch's global pool (not Swift's cooperative
     /// pool); no frames need no thread.
     package init(_ frames: [DecodedFrame]) {
         self.frames = frames
+        count = frames.count
         guard !frames.isEmpty else {
             validation = FrameValidation()
             done.signal()
