@@ -120,7 +120,7 @@ package final class LedgerDatabase: Sendable {
             } catch let error as DatabaseError where attempt < openAttempts {
                 let racedCreation = error.message == "no such table: grdb_migrations"
                 let waitedOnProgress =
-                    [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && DatabaseFilesMark(path) != before
+                    isLockedOut(error) && DatabaseFilesMark(path) != before
                 guard racedCreation || waitedOnProgress else { throw error }
             }
         }
@@ -223,12 +223,7 @@ package final class LedgerDatabase: Sendable {
                 }
                 // This pool's idle readers keep the WAL open; closed, they reopen on the next read.
                 pool.invalidateReadOnlyConnections()
-                let appending: Bool
-                do {
-                    appending = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete"
-                } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
-                    appending = false  // another connection has the file open
-                }
+                let appending = try Self.setJournalMode("delete", db)
                 let outcome = Result { try transacted(db, body) }
                 if appending { try Self.returnToWAL(db, waitingMillis: options.busyTimeoutMillis) }
                 return try outcome.get()
@@ -244,17 +239,28 @@ package final class LedgerDatabase: Sendable {
     ///   the next opening of the file switches it to WAL mode.
     private static func returnToWAL(_ db: Database, waitingMillis: Int64) throws {
         let deadline = Date().addingTimeInterval(Double(max(waitingMillis, 0)) / 1000)
-        while true {
-            do {
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" { return }
-            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
-                // Held by another connection: wait below.
-            }
+        while try !setJournalMode("wal", db) {
             guard Date() < deadline else {
                 throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the file could not return to WAL mode")
             }
             usleep(1000)
         }
+    }
+
+    /// Switches `db`'s file to journal mode `mode` (lower case); `false` if another connection
+    /// has the file open, which SQLite reports at once, without waiting.
+    private static func setJournalMode(_ mode: String, _ db: Database) throws -> Bool {
+        do {
+            return try String.fetchOne(db, sql: "PRAGMA journal_mode = \(mode)") == mode
+        } catch let error as DatabaseError where isLockedOut(error) {
+            return false
+        }
+    }
+
+    /// Whether `error` is another connection's lock that SQLite waited for in vain, or did not
+    /// wait for.
+    private static func isLockedOut(_ error: DatabaseError) -> Bool {
+        [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode)
     }
 
     /// `transact` in a transaction of its own on `db`, which is in none.
