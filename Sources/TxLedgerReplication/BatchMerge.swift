@@ -118,18 +118,21 @@ struct BatchMerge: Sendable {
             report.registersUnchanged += RecordMerge.registerCount
             report.recordsUnchanged += 1
         }
+        // The stored states, as the rows hold them: left as they are (a merged state goes to
+        // `results`, so that this dictionary is not copied when one is written).
         var stored: [TransactionID: RecordState] = [:]
+        stored.reserveCapacity(rows.count)
         for row in rows {
             if let id = row.recordID, held.contains(id) { continue }
             let state = try row.decode(tables: tables, path: path)
             stored[state.id] = state
         }
-        let before = stored
-        var merged: Set<TransactionID> = []
-        // The frames of the records written as they were received: new here, named once.
-        var asReceived: [TransactionID: ReceivedFrame] = [:]
+        // The states to write, and the frame of each written as it was received (new here).
+        var results: [TransactionID: (state: RecordState, received: ReceivedFrame?)] = [:]
+        results.reserveCapacity(batch.count)
         for (incoming, frame) in zip(batch, frames) where !held.contains(incoming.id) {
-            let local = stored[incoming.id]
+            // The same id again in this batch merges into what the batch made of it.
+            let local = results[incoming.id]?.state ?? stored[incoming.id]
             if let local, local.facts.value.vaultId != vault {
                 throw LedgerError.invalidInput(
                     field: "change set",
@@ -147,17 +150,16 @@ struct BatchMerge: Sendable {
             }
             if let result = merge.result {
                 note(result, replacing: local, watermark: numbers.watermark)
-                merged.insert(incoming.id)
-                stored[incoming.id] = result  // the same id again in this batch merges into this
-                asReceived[incoming.id] = local == nil ? frame : nil
+                results[incoming.id] = (result, local == nil ? frame : nil)
             }
             report.add(merge.report)
         }
-        writes = try merged.sorted().map { id in
-            try Self.write(
-                stored[id]!,
-                received: asReceived[id],
-                before: before[id],
+        writes = try results.keys.sorted().map { id in
+            let result = results[id]!
+            return try Self.write(
+                result.state,
+                received: result.received,
+                before: stored[id],
                 counted: rowsByID[id]?.counted,
                 numbers: numbers,
                 encoder: &encoder
