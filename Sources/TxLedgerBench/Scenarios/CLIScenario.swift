@@ -9,7 +9,8 @@ import Foundation
 /// export; the raw upsert of B's rows into A (merge.100k's) for import and merge; the raw
 /// INSERT of 100k rows in one transaction (record.batch's) for `record --json`. The import is
 /// also set against Yrs merging the same shape in memory (`YrsBaseline`), issue #36's bar: at
-/// most 4 times.
+/// most 4 times. The import runs `MergeScenario.runs` times, each into a fresh copy of A,
+/// alternating with Yrs, and both are medians, as merge.100k's are.
 struct CLIScenario {
     /// The raw baselines that other scenarios measured in this run, in seconds.
     struct Baselines {
@@ -33,8 +34,19 @@ struct CLIScenario {
         let export = try await cli.seconds(
             ["--db", replicaB, "export", "--vault", vault, "--out", bundle, "--key-file", key, "--full"]
         )
-        let imported = try files.copy(replicaA, to: "cli-import.sqlite")
-        let importing = try await cli.seconds(["--db", imported, "import", bundle, "--key-file", key])
+        // The import and Yrs alternate `MergeScenario.runs` times, as merge.100k and its baseline
+        // do (the machine's speed moves between minutes), and each is the median.
+        var imports: [Double] = []
+        // `nil` once Yrs cannot run (the reason printed once).
+        var yrsRuns: [Double]? = []
+        for _ in 0..<MergeScenario.runs {
+            let imported = try files.copy(replicaA, to: "cli-import.sqlite")
+            imports.append(try await cli.seconds(["--db", imported, "import", bundle, "--key-file", key]))
+            if let runs = yrsRuns {
+                yrsRuns = try await YrsBaseline.seconds(records: sizes.batch, script: yrsScript).map { runs + [$0] }
+            }
+        }
+        let importing = Stopwatch.median(of: imports)
         let merged = try files.copy(replicaA, to: "cli-merge.sqlite")
         let merging = try await cli.seconds(["--db", merged, "merge", replicaB])
         let listing = files.path("cli-list.json")
@@ -54,11 +66,17 @@ struct CLIScenario {
             .cost(export, unit: "s", baseline: rawExport, name: "raw SELECT by id + secretstream")
         )
         report.add("cli.import.100k", .cost(importing, unit: "s", baseline: baselines.rawUpsert, name: upsert))
-        if let yrs = try await YrsBaseline.seconds(records: sizes.batch, script: yrsScript) {
+        if let yrsRuns {
             report.add(
                 "cli.import.100k.vs_yrs",
-                .cost(importing, unit: "s", baseline: yrs, name: "Yrs merging the same shape in memory, median of 3")
+                .cost(
+                    importing,
+                    unit: "s",
+                    baseline: Stopwatch.median(of: yrsRuns),
+                    name: "Yrs merging the same shape in memory, median of \(MergeScenario.runs)"
+                )
             )
+            print("    (import \(Stopwatch.listed(imports)), Yrs \(Stopwatch.listed(yrsRuns)))")
         }
         report.add("cli.merge.100k", .cost(merging, unit: "s", baseline: baselines.rawUpsert, name: upsert))
         report.add(
