@@ -238,9 +238,11 @@ package final class LedgerDatabase: Sendable {
     /// - Throws: `SQLITE_BUSY` if the file was never free: what the transaction wrote stays, and
     ///   the next opening of the file switches it to WAL mode.
     private static func returnToWAL(_ db: Database, waitingMillis: Int64) throws {
-        let deadline = Date().addingTimeInterval(Double(max(waitingMillis, 0)) / 1000)
+        // A monotonic clock: a change of the machine's time neither ends nor stretches the wait.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(max(waitingMillis, 0)))
         while try !setJournalMode("wal", db) {
-            guard Date() < deadline else {
+            guard clock.now < deadline else {
                 throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the file could not return to WAL mode")
             }
             usleep(1000)
