@@ -144,7 +144,7 @@ struct BatchMerge: Sendable {
                 count(
                     row,
                     receivedTime: incoming.facts.value.timestamp.millis,
-                    ahead: (merge.result ?? local) != incoming,
+                    ahead: !(merge.result ?? local).isIdentical(to: incoming),
                     up: comparing
                 )
             }

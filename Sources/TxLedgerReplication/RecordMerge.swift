@@ -20,7 +20,7 @@ struct RecordMerge {
         report.registersUpdated = updated
         report.registersUnchanged = Self.registerCount - updated
         report.conflicts = Self.conflicts(local: local, incoming: incoming, joined: joined)
-        guard joined != local else {
+        guard !joined.isIdentical(to: local) else {
             result = nil
             report.recordsUnchanged = 1
             return

@@ -176,6 +176,42 @@ import Testing
         }
     }
 
+    @Test func oneStampWithTwoFormsOfOneTextConvergesByteForByte() async throws {
+        // A note and a failure reason each written in two Unicode forms (one code point for
+        // the accent, or two) under one stamp: Swift's `==` calls the forms equal, their bytes
+        // differ, and the greater tie-break key wins. Every replica must keep the same bytes,
+        // whichever it held first (it kept its own when the merge took them as unchanged).
+        let stamp = Stamp(time: send.facts.stamp.time + 5, replica: Self.forger)
+        func state(_ accent: String) throws -> RecordState {
+            var state = send
+            state.note = Register("caf" + accent, stamp: stamp)
+            state.status = StatusRegister(
+                pending: nil,
+                terminal: Register(try StatusUpdate(.failed, failureReason: "d" + accent + "j\u{E0} vu"), stamp: stamp),
+                inferred: nil,
+                rival: nil
+            )
+            return state
+        }
+        let (composed, decomposed) = (try state("\u{E9}"), try state("e\u{301}"))
+        #expect(composed == decomposed)
+        var kept: [(note: [UInt8], reason: [UInt8])] = []
+        for (first, then) in [(composed, decomposed), (decomposed, composed)] {
+            let ledger = try await TestLedger()
+            try await ledger.ledger.importBundle(at: try await bundle([first]), secret: secret)
+            try await ledger.ledger.importBundle(at: try await bundle([then]), secret: secret)
+            let merged = try #require(try await ledger.ledger.state(send.id))
+            kept.append(
+                (
+                    Array((merged.note?.value ?? "").utf8),
+                    Array((merged.status.terminal?.value.failureReason ?? "").utf8)
+                )
+            )
+        }
+        #expect(kept[0].note == kept[1].note && kept[0].reason == kept[1].reason)
+        #expect(kept[0].note == Array("caf\u{E9}".utf8))
+    }
+
     @Test func aBundleWritesOnlyTheVaultItNames() async throws {
         // The frame of a vault-1 record, sent under a header for vault "other": frames carry
         // no vault and no id, so it becomes a record of "other" with that vault's id.

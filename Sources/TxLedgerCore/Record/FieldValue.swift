@@ -4,3 +4,16 @@ package enum FieldValue: Hashable, Sendable {
     case integer(Int64)
     case text(String)
 }
+
+extension FieldValue {
+    /// Whether `other` is this value byte for byte: `==` compares texts by Unicode canonical
+    /// equivalence, under which `"caf\u{E9}"` and `"cafe\u{301}"` are equal though their UTF-8
+    /// differs.
+    func isIdentical(to other: FieldValue) -> Bool {
+        switch (self, other) {
+        case let (.integer(value), .integer(otherValue)): value == otherValue
+        case let (.text(text), .text(otherText)): text.utf8.elementsEqual(otherText.utf8)
+        default: false
+        }
+    }
+}

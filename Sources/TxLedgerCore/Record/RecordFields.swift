@@ -100,6 +100,14 @@ package struct RecordFields: Sendable {
         }
     }
 
+    /// Whether `other` holds the same fields with the same values byte for byte
+    /// (`FieldValue.isIdentical`), and the same newer fields.
+    func isIdentical(to other: RecordFields) -> Bool {
+        present == other.present && values.count == other.values.count
+            && zip(values, other.values).allSatisfy { $0.isIdentical(to: $1) }
+            && newer.tieBreakKey == other.newer.tieBreakKey
+    }
+
     /// The first field, in increasing number, that holds an empty text.
     var firstEmptyText: RecordField? {
         guard let index = values.firstIndex(where: { if case .text(let text) = $0 { text.isEmpty } else { false } })

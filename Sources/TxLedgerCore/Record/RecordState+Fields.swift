@@ -9,6 +9,15 @@ extension RecordState {
     /// gives (a reader derives the same default), which is not made at all.
     var frameFields: RecordFields { fields(withDefaultExplorerUrl: false) }
 
+    /// Whether `other` holds exactly this state: equal, and every text the same bytes. `==`
+    /// compares texts by Unicode canonical equivalence, so two notes that differ only in how an
+    /// accent is written are equal, and a merge that took one for the other as "unchanged" would
+    /// leave two replicas holding different bytes for good (Specs/crdt.md, "Equal stamps").
+    package func isIdentical(to other: RecordState) -> Bool {
+        // The fields are made only for states `==` calls equal: every other pair differs.
+        self == other && fields.isIdentical(to: other.fields)
+    }
+
     private func fields(withDefaultExplorerUrl: Bool) -> RecordFields {
         let facts = self.facts.value
         var fields = RecordFields(vault: facts.vaultId)
