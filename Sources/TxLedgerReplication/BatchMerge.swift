@@ -83,6 +83,7 @@ struct BatchMerge: Sendable {
                     try Self.write(
                         state,
                         received: frames[index],
+                        facts: nil,
                         before: nil,
                         counted: nil,
                         numbers: numbers,
@@ -119,11 +120,32 @@ struct BatchMerge: Sendable {
             report.recordsUnchanged += 1
         }
         // The stored states, as the rows hold them: left as they are (a merged state goes to
-        // `results`, so that this dictionary is not copied when one is written).
+        // `results`, so that this dictionary is not copied when one is written). A row that holds
+        // the facts of the state received for it (named once, in a frame kept as it came) byte
+        // for byte is read without them, and what it merges into is written with their bytes.
         var stored: [TransactionID: RecordState] = [:]
         stored.reserveCapacity(rows.count)
+        var storedFacts: [TransactionID: StoredFrameFields] = [:]
+        var receivedOnce: [TransactionID: Int] = [:]
+        for (index, id) in ids.enumerated() where frames[index] != nil && occurrences[id] == 1 {
+            receivedOnce[id] = index
+        }
         for row in rows {
             if let id = row.recordID, held.contains(id) { continue }
+            if let id = row.recordID, let index = receivedOnce[id], let frame = frames[index],
+                let facts = try encoder.storedFacts(of: frame),
+                let shared = try row.decode(
+                    sharingFactsOf: batch[index],
+                    stored: facts,
+                    vault: vault,
+                    tables: tables,
+                    path: path
+                )
+            {
+                stored[id] = shared.state
+                storedFacts[id] = shared.frame
+                continue
+            }
             let state = try row.decode(tables: tables, path: path)
             stored[state.id] = state
         }
@@ -159,6 +181,7 @@ struct BatchMerge: Sendable {
             return try Self.write(
                 result.state,
                 received: result.received,
+                facts: storedFacts[id],
                 before: stored[id],
                 counted: rowsByID[id]?.counted,
                 numbers: numbers,
@@ -187,16 +210,19 @@ struct BatchMerge: Sendable {
 
     /// The write of `state`, whose stored state was `before` (`nil`: none) in a row counted
     /// under `counted`: its frame stored from `received`, the frame `state` came in as it is,
-    /// or encoded.
+    /// or encoded, with the bytes of its facts from `facts`, the stored frame that holds them.
     private static func write(
         _ state: RecordState,
         received: ReceivedFrame?,
+        facts: StoredFrameFields?,
         before: RecordState?,
         counted: RecordStore.CountedColumns?,
         numbers: RowNumbers,
         encoder: inout FrameEncoder
     ) throws -> Write {
-        let frame = try received.flatMap { try encoder.frame(storing: $0) } ?? encoder.frame(state)
+        let frame =
+            try received.flatMap { try encoder.frame(storing: $0) }
+            ?? facts.map { encoder.frame(state, keepingFactsOf: $0) } ?? encoder.frame(state)
         guard let row = numbers.values(of: state, frame: frame) else { return .unnumbered(state, frame: frame) }
         guard let before else { return .new(row) }
         return RecordRow.sameFactsColumns(before, state) ? .registers(row, counted: counted) : .row(row)

@@ -122,13 +122,29 @@ package struct FrameDecoder {
         spareFields.append(fields)
     }
 
+    /// The record a stored frame holds whose facts are `facts`, from the frame of its other
+    /// fields (`StoredFrameFields.withoutFacts`): read and validated as `record(_:vault:index:)`
+    /// reads a whole frame, but for the facts, which are not read (Specs/schema.md, "Merging a
+    /// record whose row holds its facts").
+    package mutating func record(_ registers: [UInt8], facts: TransactionFacts) throws -> RecordState {
+        let fields = try fields(registers, vault: facts.vaultId, index: 0)
+        defer { recycle(fields) }
+        return try Self.record(fields, version: version, index: 0, facts: facts)
+    }
+
     /// The record `fields` hold, read from record `index` of a frame of format `version`: its
-    /// shape checked (`FrameShape`) and validated as the ledger validates input.
-    static func record(_ fields: RecordFields, version: UInt8, index: Int) throws -> RecordState {
+    /// shape checked (`FrameShape`) and validated as the ledger validates input; with `facts`,
+    /// the record of those facts and of the other registers `fields` hold.
+    static func record(
+        _ fields: RecordFields,
+        version: UInt8,
+        index: Int,
+        facts: TransactionFacts? = nil
+    ) throws -> RecordState {
         try FrameShape.check(fields, record: index)
         var record: RecordState
         do {
-            record = try RecordState(fields: fields)
+            record = try facts.map { try RecordState(facts: $0, registers: fields) } ?? RecordState(fields: fields)
         } catch let error as LedgerError {
             throw BundleError.malformedContent("record \(index): \(error.localizedDescription)", underlying: error)
         }

@@ -175,6 +175,42 @@ package struct FrameEncoder {
     /// - Throws: `BundleError.malformedContent` if the frame is not one its decoder accepted.
     package mutating func frame(storing received: ReceivedFrame) throws -> [UInt8]? {
         precondition(stored && !probing, "received frames are stored, as encoded frames are")
+        return try transcode(received, factsOnly: false)
+    }
+
+    /// The facts of the record received in `received` as its stored frame would hold them
+    /// (`frame(storing:)`, but for its facts alone: `RecordField.isFact`), if the file's tables
+    /// already hold every entry they refer to, else `nil`; either way no entry is added. A stored
+    /// row that holds the same bytes holds the same facts (Specs/schema.md, "Merging a record
+    /// whose row holds its facts").
+    /// - Throws: `BundleError.malformedContent` if the frame is not one its decoder accepted.
+    package mutating func storedFacts(of received: ReceivedFrame) throws -> StoredFrameFields? {
+        precondition(stored, "only stored frames refer to a file's tables")
+        probing = true
+        lacksEntry = false
+        defer { probing = false }
+        return try transcode(received, factsOnly: true).flatMap(StoredFrameFields.init)
+    }
+
+    /// The stored frame of `record` whose facts the stored frame `facts` holds, byte for byte:
+    /// those bytes, and `record`'s other fields encoded (`RecordState.registerFields`). The
+    /// frame `frame(_:)` gives, with the same entries added to the file's tables, as long as
+    /// the tables held every entry of the facts when `facts` was compared with them
+    /// (`storedFacts(of:)`): entries are never removed, so encoding the facts adds none.
+    package mutating func frame(_ record: RecordState, keepingFactsOf facts: StoredFrameFields) -> [UInt8] {
+        // A newer version's fields are sorted out by `frame(_:)` (a merge of one does not keep
+        // the facts' bytes: `StoredFrameFields` refuses them).
+        guard record.newerFields.isEmpty, let rest = StoredFrameFields(frame(record.registerFields)) else {
+            return frame(record)
+        }
+        return facts.keepingFacts(with: rest)
+    }
+
+    /// The stored frame of the received frame, or of its facts alone (`factsOnly`), copied as
+    /// `frame(storing:)` says; `nil` for a frame that writes a shared text out or holds a field
+    /// this version does not know, and, while probing, for one that needs an entry the file's
+    /// tables lack.
+    private mutating func transcode(_ received: ReceivedFrame, factsOnly: Bool) throws -> [UInt8]? {
         if self.received?.tables !== received.tables { self.received = ReceivedTableMap(tables: received.tables) }
         var source = FrameBytes(received.bytes)
         var frame: [UInt8] = []
@@ -188,20 +224,28 @@ package struct FrameEncoder {
             let (number, wire) = try FrameDecoder.readTag(from: &source, after: last, record: 0)
             last = number
             guard let field = RecordField(number: number), field.encoding.wireType == wire else { return nil }
-            if field == .timestampMs {
-                _ = try source.readUVarint()
-                continue
-            }
-            Self.tag(number, wire, after: &previous, to: &frame)
+            // A field left out is still read: the entries it introduces are the payload's.
+            let kept = field != .timestampMs && (!factsOnly || field.isFact)
+            if kept { Self.tag(number, wire, after: &previous, to: &frame) }
             switch wire {
-            case .varint: frame.appendUVarint(try source.readUVarint())
+            case .varint:
+                let value = try source.readUVarint()
+                if kept { frame.appendUVarint(value) }
             case .stampTime:
-                frame.appendUVarint(try source.readUVarint())
-                frame.appendUVarint(try source.readUVarint())
+                let (millis, counter) = (try source.readUVarint(), try source.readUVarint())
+                if kept {
+                    frame.appendUVarint(millis)
+                    frame.appendUVarint(counter)
+                }
             case .text, .bytes:
                 let head = try source.readUVarint()
-                frame.appendUVarint(head)
-                try source.copyBytes(Int(clamping: wire == .text ? head >> 2 : head), to: &frame)
+                let count = Int(clamping: wire == .text ? head >> 2 : head)
+                if kept {
+                    frame.appendUVarint(head)
+                    try source.copyBytes(count, to: &frame)
+                } else {
+                    try source.skip(count)
+                }
             case .sharedText:
                 let reference = try source.readCount(limit: texts + 1, "a shared text reference")
                 guard reference > 0 else { return nil }
@@ -209,15 +253,16 @@ package struct FrameEncoder {
                     _ = try source.readCompactText(limit: received.bytes.count)
                     texts += 1
                 }
-                frame += try storedText(reference - 1, repeats: field.repeatsAcrossRecords)
+                if kept { frame += try storedText(reference - 1, repeats: field.repeatsAcrossRecords) }
             case .replica:
                 let index = try source.readCount(limit: replicas, "a replica reference")
                 if index == replicas {
                     _ = try source.readID64()
                     replicas += 1
                 }
-                frame += try storedReplica(index)
+                if kept { frame += try storedReplica(index) }
             }
+            if probing && lacksEntry { return nil }
         }
         return frame
     }
@@ -233,7 +278,8 @@ package struct FrameEncoder {
         guard let text = try received?.text(entry) else { preconditionFailure("a received frame has its tables") }
         var bytes: [UInt8] = []
         appendSharedText(text, repeats: repeats, to: &bytes)
-        received?.remember(bytes, text: entry, repeats: repeats)
+        // While probing, a text the file's tables lack has no bytes yet.
+        if !lacksEntry { received?.remember(bytes, text: entry, repeats: repeats) }
         return bytes
     }
 
@@ -243,13 +289,13 @@ package struct FrameEncoder {
         guard let replica = try received?.replica(entry) else { preconditionFailure("a received frame has its tables") }
         var bytes: [UInt8] = []
         appendReplicaReference(replica.rawValue, to: &bytes)
-        received?.remember(bytes, replica: entry)
+        if !lacksEntry { received?.remember(bytes, replica: entry) }
         return bytes
     }
 
     /// Appends the tag of field `number` with wire type `wire` to `frame`, whose last field was
     /// `previous` (a tag holds the difference), and makes `number` the last.
-    private static func tag(_ number: Int, _ wire: WireType, after previous: inout Int, to frame: inout [UInt8]) {
+    static func tag(_ number: Int, _ wire: WireType, after previous: inout Int, to frame: inout [UInt8]) {
         frame.appendUVarint(UInt64(number - previous) << 3 | UInt64(wire.rawValue))
         previous = number
     }

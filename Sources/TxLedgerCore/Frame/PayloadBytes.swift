@@ -110,6 +110,17 @@ package struct FrameBytes: PayloadSource {
 
     package var isAtEnd: Bool { position == bytes.count }
 
+    /// How many bytes were read.
+    var offset: Int { position }
+
+    /// Steps over the next `count` bytes.
+    mutating func skip(_ count: Int) throws {
+        guard count <= bytes.count - position else {
+            throw BundleError.malformedContent("\(unit) ends inside a field")
+        }
+        position += count
+    }
+
     /// A uvarint: most of a frame's are one byte (tags, small numbers, lengths), read here
     /// without the checks a longer one needs.
     package mutating func readUVarint() throws -> UInt64 {

@@ -19,114 +19,122 @@ extension RecordState {
     }
 
     private func fields(withDefaultExplorerUrl: Bool) -> RecordFields {
+        var fields = RecordFields(vault: facts.value.vaultId)
+        appendFacts(to: &fields, withDefaultExplorerUrl: withDefaultExplorerUrl)
+        appendRegisters(to: &fields)
+        fields.newer = newerFields
+        return fields
+    }
+
+    /// The fields of this record but its facts (`RecordField.isFact`): `timestamp_ms`, from
+    /// which the frame writes other times, the facts stamp and every other register; no newer
+    /// field. A stored frame whose facts stay as they are is written as those facts' bytes and
+    /// these fields encoded (`FrameEncoder.frame(_:keepingFactsOf:)`).
+    var registerFields: RecordFields {
+        var fields = RecordFields(vault: facts.value.vaultId)
+        fields.set(.timestampMs, facts.value.timestamp.millis)
+        appendRegisters(to: &fields)
+        return fields
+    }
+
+    /// Appends the facts' fields: but for the facts stamp, every field `RecordField.isFact`.
+    private func appendFacts(to fields: inout RecordFields, withDefaultExplorerUrl: Bool) {
         let facts = self.facts.value
-        var fields = RecordFields(vault: facts.vaultId)
         // Each field is set once, mostly in increasing order: appended.
-        func set(_ field: RecordField, _ value: Int64?) { if let value { fields.append(field, .integer(value)) } }
-        func set(_ field: RecordField, _ value: String?) { if let value { fields.append(field, .text(value)) } }
-        func stamp(_ register: RecordRegister, _ stamp: Stamp?) {
-            set(register.stamp.time, stamp?.time)
-            set(register.stamp.replica, stamp?.replica.rawValue)
-        }
-        func set(_ token: Token, _ symbol: RecordField, _ contract: RecordField, _ decimals: RecordField) {
-            set(symbol, token.symbol)
-            set(contract, token.contract)
-            set(decimals, token.decimals.map(Int64.init))
-        }
-        set(.kind, facts.kind.rawValue)
-        set(.chain, facts.chain.id)
-        set(.timestampMs, facts.timestamp.millis)
-        set(.txHash, facts.txHash)
-        set(.explorerUrl, withDefaultExplorerUrl || !facts.hasDefaultExplorerUrl ? facts.explorerUrl : nil)
-        set(.fiatValue, facts.fiatValue?.string)
-        set(.fromAddress, facts.fromAddress)
-        set(.appDomain, facts.app?.domain)
-        set(.appUri, facts.app?.uri)
-        set(.appScheme, facts.app?.scheme)
-        set(.method, facts.method)
+        fields.set(.kind, facts.kind.rawValue)
+        fields.set(.chain, facts.chain.id)
+        fields.set(.timestampMs, facts.timestamp.millis)
+        fields.set(.txHash, facts.txHash)
+        fields.set(.explorerUrl, withDefaultExplorerUrl || !facts.hasDefaultExplorerUrl ? facts.explorerUrl : nil)
+        fields.set(.fiatValue, facts.fiatValue?.string)
+        fields.set(.fromAddress, facts.fromAddress)
+        fields.set(.appDomain, facts.app?.domain)
+        fields.set(.appUri, facts.app?.uri)
+        fields.set(.appScheme, facts.app?.scheme)
+        fields.set(.method, facts.method)
         for field in RecordField.extraFacts where !facts.extras.isEmpty {
             fields.setKeyed(field, facts.extras[field.key])
         }
         switch facts.details {
         case let .send(send):
-            set(.toAddress, send.toAddress)
-            set(.amount, send.amount.string)
-            set(send.token, .tokenSymbol, .tokenContract, .tokenDecimals)
-            set(.tokenLogo, send.tokenLogo)
-            set(.feeEstimate, send.feeEstimate?.string)
-            set(.memo, send.memo)
+            fields.set(.toAddress, send.toAddress)
+            fields.set(.amount, send.amount.string)
+            fields.set(send.token, .tokenSymbol, .tokenContract, .tokenDecimals)
+            fields.set(.tokenLogo, send.tokenLogo)
+            fields.set(.feeEstimate, send.feeEstimate?.string)
+            fields.set(.memo, send.memo)
         case let .swap(swap):
-            set(swap.fromToken, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals)
-            set(.fromAmount, swap.fromAmount.string)
-            set(.fromChain, swap.fromChain.id)
-            set(.fromTokenLogo, swap.fromTokenLogo)
-            set(swap.toToken, .toTokenSymbol, .toTokenContract, .toTokenDecimals)
-            set(.toAmount, swap.toAmount.string)
-            set(.minPayout, swap.minimumPayout?.string)
-            set(.toChain, swap.toChain.id)
-            set(.toTokenLogo, swap.toTokenLogo)
-            set(.provider, swap.provider.name)
-            set(.route, swap.route)
+            fields.set(swap.fromToken, .fromTokenSymbol, .fromTokenContract, .fromTokenDecimals)
+            fields.set(.fromAmount, swap.fromAmount.string)
+            fields.set(.fromChain, swap.fromChain.id)
+            fields.set(.fromTokenLogo, swap.fromTokenLogo)
+            fields.set(swap.toToken, .toTokenSymbol, .toTokenContract, .toTokenDecimals)
+            fields.set(.toAmount, swap.toAmount.string)
+            fields.set(.minPayout, swap.minimumPayout?.string)
+            fields.set(.toChain, swap.toChain.id)
+            fields.set(.toTokenLogo, swap.toTokenLogo)
+            fields.set(.provider, swap.provider.name)
+            fields.set(.route, swap.route)
         case let .signature(signature):
-            set(.message, signature.message)
-            set(.signature, signature.signature)
+            fields.set(.message, signature.message)
+            fields.set(.signature, signature.signature)
         }
-        stamp(.facts, self.facts.stamp)
-        stamp(.pending, status.pending)
+    }
+
+    /// Appends the facts stamp and every other register's fields (and `last_checked_at_ms`).
+    private func appendRegisters(to fields: inout RecordFields) {
+        fields.set(.facts, self.facts.stamp)
+        fields.set(.pending, status.pending)
         if let terminal = status.terminal {
-            stamp(.terminal, terminal.stamp)
-            set(.terminalStatus, terminal.value.status.rawValue)
-            set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
-            set(.failureReason, terminal.value.failureReason)
+            fields.set(.terminal, terminal.stamp)
+            fields.set(.terminalStatus, terminal.value.status.rawValue)
+            fields.set(.confirmedAtMs, terminal.value.confirmedAt?.millis)
+            fields.set(.failureReason, terminal.value.failureReason)
             for field in RecordField.statusDetails where !terminal.value.details.isEmpty {
                 fields.setKeyed(field, terminal.value.details[field.key])
             }
-            if terminal.value.checkedOnChain { set(.terminalChecked, 1) }
+            if terminal.value.checkedOnChain { fields.set(.terminalChecked, 1) }
         }
         if let rival = status.rival {
-            stamp(.rival, rival.stamp)
-            set(.rivalStatus, rival.value.status.rawValue)
-            set(.rivalBlockNumber, rival.value.details[RecordField.blockNumber.key].flatMap { Int64($0) })
-            set(.rivalFeePaid, rival.value.details[RecordField.feePaid.key])
-            if rival.value.checkedOnChain { set(.rivalChecked, 1) }
+            fields.set(.rival, rival.stamp)
+            fields.set(.rivalStatus, rival.value.status.rawValue)
+            fields.set(.rivalBlockNumber, rival.value.details[RecordField.blockNumber.key].flatMap { Int64($0) })
+            fields.set(.rivalFeePaid, rival.value.details[RecordField.feePaid.key])
+            if rival.value.checkedOnChain { fields.set(.rivalChecked, 1) }
         }
         if let inferred = status.inferred {
-            stamp(.inferred, inferred.stamp)
-            set(.inferredReason, inferred.value)
+            fields.set(.inferred, inferred.stamp)
+            fields.set(.inferredReason, inferred.value)
         }
-        set(.lastCheckedAtMs, lastCheckedAt?.millis)
+        fields.set(.lastCheckedAtMs, lastCheckedAt?.millis)
         if let note {
-            stamp(.note, note.stamp)
-            set(.note, note.value)
+            fields.set(.note, note.stamp)
+            fields.set(.note, note.value)
         }
         if let labels {
-            stamp(.labels, labels.stamp)
-            set(.labels, RecordFields.encodeLabels(labels.value))
+            fields.set(.labels, labels.stamp)
+            fields.set(.labels, RecordFields.encodeLabels(labels.value))
         }
         if let hidden {
-            stamp(.hidden, hidden.stamp)
-            set(.hidden, Int64(hidden.value ? 1 : 0))
+            fields.set(.hidden, hidden.stamp)
+            fields.set(.hidden, Int64(hidden.value ? 1 : 0))
         }
         if let cleared {
-            stamp(.cleared, cleared.stamp)
-            set(.clearedThroughTime, cleared.through.time)
-            set(.clearedThroughReplica, cleared.through.replica.rawValue)
+            fields.set(.cleared, cleared.stamp)
+            fields.set(.clearedThroughTime, cleared.through.time)
+            fields.set(.clearedThroughReplica, cleared.through.replica.rawValue)
         }
-        fields.newer = newerFields
-        return fields
     }
 
     /// The record `fields` hold, validated as input is.
     /// - Throws: `LedgerError.invalidInput` naming the first invalid field.
     package init(fields: RecordFields) throws {
+        try self.init(facts: try Self.facts(fields), registers: fields)
+    }
+
+    /// The facts `fields` hold, validated as input is.
+    private static func facts(_ fields: RecordFields) throws -> TransactionFacts {
         func text(_ field: RecordField) throws -> String? { try fields.text(field) }
-        func required<T>(_ value: T?, _ field: RecordField) throws -> T {
-            guard let value else { throw LedgerError.invalidInput(field: field.name, reason: "is missing") }
-            return value
-        }
-        func amount(_ field: RecordField) throws -> DecimalAmount? {
-            try text(field).map { try DecimalAmount($0, field: field.name) }
-        }
         func token(
             _ symbol: RecordField,
             _ contract: RecordField,
@@ -142,6 +150,70 @@ extension RecordState {
                 field: name
             )
         }
+        let details: TransactionDetails
+        switch try required(text(.kind), .kind) {
+        case TransactionKind.send.rawValue:
+            details = .send(
+                try SendDetails(
+                    toAddress: try required(text(.toAddress), .toAddress),
+                    amount: try required(fields.amount(.amount), .amount),
+                    token: try token(.tokenSymbol, .tokenContract, .tokenDecimals, "token"),
+                    tokenLogo: try text(.tokenLogo),
+                    feeEstimate: try fields.amount(.feeEstimate),
+                    memo: try text(.memo)
+                )
+            )
+        case TransactionKind.swap.rawValue:
+            details = .swap(
+                try SwapDetails(
+                    fromToken: try token(.fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, "from_token"),
+                    fromAmount: try required(fields.amount(.fromAmount), .fromAmount),
+                    fromChain: try Chain(parsing: try required(text(.fromChain), .fromChain)),
+                    fromTokenLogo: try text(.fromTokenLogo),
+                    toToken: try token(.toTokenSymbol, .toTokenContract, .toTokenDecimals, "to_token"),
+                    toAmount: try required(fields.amount(.toAmount), .toAmount),
+                    minimumPayout: try fields.amount(.minPayout),
+                    toChain: try Chain(parsing: try required(text(.toChain), .toChain)),
+                    toTokenLogo: try text(.toTokenLogo),
+                    provider: try SwapProvider(try required(text(.provider), .provider)),
+                    route: try text(.route)
+                )
+            )
+        case TransactionKind.signature.rawValue:
+            details = .signature(
+                try SignatureDetails(message: try required(text(.message), .message), signature: try text(.signature))
+            )
+        case let other:
+            throw LedgerError.invalidInput(field: "kind", reason: "'\(other)' is not send, swap or signature")
+        }
+        // The details are moved into the facts, not copied: a copy retained each of their
+        // texts, then released them (3% of validating a bundle's records).
+        return try TransactionFacts(
+            vaultId: fields.vault,
+            chain: try Chain(parsing: try required(text(.chain), .chain)),
+            timestamp: Date(millis: try required(fields.integer(.timestampMs), .timestampMs)),
+            txHash: try text(.txHash),
+            explorerUrl: try text(.explorerUrl),
+            fiatValue: try fields.amount(.fiatValue),
+            fromAddress: try text(.fromAddress),
+            app: try AppMetadata(
+                domain: Self.nonEmpty(try text(.appDomain)),
+                uri: Self.nonEmpty(try text(.appUri)),
+                scheme: Self.nonEmpty(try text(.appScheme))
+            ),
+            method: try text(.method),
+            extras: try fields.keyed(RecordField.extraFacts),
+            details: consume details
+        )
+    }
+
+    /// The record whose facts are `facts`, with the facts stamp and the other registers that
+    /// `fields` hold, validated as input is; `fields`' facts are not read (a merge whose stored
+    /// row holds the received facts byte for byte reads only the rest of the row:
+    /// `FrameDecoder.record(_:facts:)`).
+    /// - Throws: `LedgerError.invalidInput` naming the first invalid field.
+    package init(facts: consuming TransactionFacts, registers fields: RecordFields) throws {
+        func text(_ field: RecordField) throws -> String? { try fields.text(field) }
         func instant(_ field: RecordField) throws -> Date? {
             try fields.integer(field).map { millis in
                 guard (0...Date.maxMillis).contains(millis) else {
@@ -156,72 +228,9 @@ extension RecordState {
             }
             return try Stamp.received(time: time, replica: ReplicaID(rawValue: replica), field: name())
         }
-        func keyed(_ kept: [RecordField]) throws -> [String: String] {
-            var values: [String: String] = [:]
-            for field in kept {
-                if let value = try fields.keyed(field) { values[field.key] = value }
-            }
-            return values
-        }
         func stamp(_ register: RecordRegister) throws -> Stamp? {
             try stamp(register.stamp.time, register.stamp.replica, "\(register.rawValue) stamp")
         }
-        let details: TransactionDetails
-        switch try required(text(.kind), .kind) {
-        case TransactionKind.send.rawValue:
-            details = .send(
-                try SendDetails(
-                    toAddress: try required(text(.toAddress), .toAddress),
-                    amount: try required(amount(.amount), .amount),
-                    token: try token(.tokenSymbol, .tokenContract, .tokenDecimals, "token"),
-                    tokenLogo: try text(.tokenLogo),
-                    feeEstimate: try amount(.feeEstimate),
-                    memo: try text(.memo)
-                )
-            )
-        case TransactionKind.swap.rawValue:
-            details = .swap(
-                try SwapDetails(
-                    fromToken: try token(.fromTokenSymbol, .fromTokenContract, .fromTokenDecimals, "from_token"),
-                    fromAmount: try required(amount(.fromAmount), .fromAmount),
-                    fromChain: try Chain(parsing: try required(text(.fromChain), .fromChain)),
-                    fromTokenLogo: try text(.fromTokenLogo),
-                    toToken: try token(.toTokenSymbol, .toTokenContract, .toTokenDecimals, "to_token"),
-                    toAmount: try required(amount(.toAmount), .toAmount),
-                    minimumPayout: try amount(.minPayout),
-                    toChain: try Chain(parsing: try required(text(.toChain), .toChain)),
-                    toTokenLogo: try text(.toTokenLogo),
-                    provider: try SwapProvider(try required(text(.provider), .provider)),
-                    route: try text(.route)
-                )
-            )
-        case TransactionKind.signature.rawValue:
-            details = .signature(
-                try SignatureDetails(message: try required(text(.message), .message), signature: try text(.signature))
-            )
-        case let other:
-            throw LedgerError.invalidInput(field: "kind", reason: "'\(other)' is not send, swap or signature")
-        }
-        // The details and the status registers are moved into the record, not copied: a copy
-        // retained each of their texts, then released them (3% of validating a bundle's records).
-        let facts = try TransactionFacts(
-            vaultId: fields.vault,
-            chain: try Chain(parsing: try required(text(.chain), .chain)),
-            timestamp: Date(millis: try required(fields.integer(.timestampMs), .timestampMs)),
-            txHash: try text(.txHash),
-            explorerUrl: try text(.explorerUrl),
-            fiatValue: try amount(.fiatValue),
-            fromAddress: try text(.fromAddress),
-            app: try AppMetadata(
-                domain: Self.nonEmpty(try text(.appDomain)),
-                uri: Self.nonEmpty(try text(.appUri)),
-                scheme: Self.nonEmpty(try text(.appScheme))
-            ),
-            method: try text(.method),
-            extras: try keyed(RecordField.extraFacts),
-            details: consume details
-        )
-
         var terminal: Register<StatusUpdate>?
         if let written = try text(.terminalStatus), let stamp = try stamp(.terminal) {
             let status = try Self.terminalStatus(written, .terminalStatus)
@@ -232,7 +241,7 @@ extension RecordState {
                 status,
                 confirmedAt: try instant(.confirmedAtMs),
                 failureReason: try text(.failureReason),
-                details: try keyed(RecordField.statusDetails)
+                details: try fields.keyed(RecordField.statusDetails)
             )
             for field in RecordField.statusDetails {
                 guard let value = update.details[field.key], let rule = field.statusDetail else { continue }
@@ -256,7 +265,7 @@ extension RecordState {
             let claim = try StatusUpdate(
                 try Self.terminalStatus(written, .rivalStatus),
                 blockNumber: try fields.integer(.rivalBlockNumber).map { try Self.block($0) },
-                feePaid: try amount(.rivalFeePaid)
+                feePaid: try fields.amount(.rivalFeePaid)
             )
             // Kept as written (a stored or received value is never rewritten), as the terminal's.
             if let fee = claim.feePaid, try text(.rivalFeePaid) != fee.string {
@@ -285,6 +294,7 @@ extension RecordState {
             // An inference always has a reason (checked above).
             return Register(update.failureReason ?? "", stamp: stamp)
         }
+        // The status registers are moved into the record, not copied (as the facts are).
         self.init(
             facts: Register(facts, stamp: try required(stamp(.facts), .factsTime)),
             status: StatusRegister(
@@ -454,5 +464,56 @@ extension RecordFields {
             }
             return labels
         }
+    }
+}
+
+/// A required field's value.
+/// - Throws: `LedgerError.invalidInput` naming `field` if it is missing.
+private func required<T>(_ value: T?, _ field: RecordField) throws -> T {
+    guard let value else { throw LedgerError.invalidInput(field: field.name, reason: "is missing") }
+    return value
+}
+
+extension RecordFields {
+    /// Sets `field` to `value` if there is one: appended, as fields are mostly set in order.
+    fileprivate mutating func set(_ field: RecordField, _ value: Int64?) {
+        if let value { append(field, .integer(value)) }
+    }
+
+    fileprivate mutating func set(_ field: RecordField, _ value: String?) {
+        if let value { append(field, .text(value)) }
+    }
+
+    /// Sets the stamp fields of `register`.
+    fileprivate mutating func set(_ register: RecordRegister, _ stamp: Stamp?) {
+        set(register.stamp.time, stamp?.time)
+        set(register.stamp.replica, stamp?.replica.rawValue)
+    }
+
+    /// Sets a token's three fields.
+    fileprivate mutating func set(
+        _ token: Token,
+        _ symbol: RecordField,
+        _ contract: RecordField,
+        _ decimals: RecordField
+    ) {
+        set(symbol, token.symbol)
+        set(contract, token.contract)
+        set(decimals, token.decimals.map(Int64.init))
+    }
+
+    /// The amount `field` holds, if any.
+    /// - Throws: `LedgerError.invalidInput` if it is not a decimal amount.
+    fileprivate func amount(_ field: RecordField) throws -> DecimalAmount? {
+        try text(field).map { try DecimalAmount($0, field: field.name) }
+    }
+
+    /// The fields of `kept` that are present, by key (`RecordField.key`), as text.
+    fileprivate func keyed(_ kept: [RecordField]) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for field in kept {
+            if let value = try keyed(field) { values[field.key] = value }
+        }
+        return values
     }
 }

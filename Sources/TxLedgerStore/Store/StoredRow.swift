@@ -76,6 +76,32 @@ package struct StoredRow: Sendable {
         self.time == time && self.vault == vault && self.frame == frame
     }
 
+    /// The record the row holds when its frame holds, byte for byte, the facts of `received`,
+    /// of `vault`, whose stored frame's facts are `receivedFacts` (`FrameEncoder.storedFacts`):
+    /// read without its facts, which are `received`'s, and the row's frame as spans, whose facts
+    /// a merged state is written with (`FrameEncoder.frame(_:keepingFactsOf:)`). `nil` if the
+    /// row does not hold those facts, or not at `received`'s time in `vault`: decode it whole.
+    /// Specs/schema.md, "Merging a record whose row holds its facts".
+    /// - Throws: `LedgerError.unreadableDatabase` if the rest of the row is not a valid record's.
+    package func decode(
+        sharingFactsOf received: RecordState,
+        stored receivedFacts: StoredFrameFields,
+        vault: String,
+        tables: FrameTables,
+        path: String
+    ) throws -> (state: RecordState, frame: StoredFrameFields)? {
+        let facts = received.facts.value
+        guard let frame, let time, id == received.id, self.vault == vault, time == facts.timestamp.millis,
+            let fields = StoredFrameFields(frame), fields.holdsFacts(of: receivedFacts)
+        else { return nil }
+        var decoder = FrameDecoder(stored: tables, timestamp: time)
+        do {
+            return (try decoder.record(fields.withoutFacts, facts: facts), fields)
+        } catch let error as BundleError where error.code == .malformedContent {
+            throw RecordRow.malformed(id, error.reason ?? "", path: path)
+        }
+    }
+
     /// The record the row holds, in a file whose tables are `tables` (or a later version of
     /// them: entries are only ever appended).
     /// - Throws: `LedgerError.unreadableDatabase` if the row does not hold a valid record.
