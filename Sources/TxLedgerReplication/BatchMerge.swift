@@ -55,6 +55,9 @@ struct BatchMerge: Sendable {
     ///   - numbers: what the rows of `vault` are made with, its watermark among them.
     ///   - comparing: whether to count how the received states compare with the stored ones,
     ///     and the change number up to which to count them apart (`Int64.min`: none).
+    ///   - listedBefore: the conflicts the merge's report listed before this batch, as far as
+    ///     it is known (a batch lists conflicts until the report would hold
+    ///     `MergeConflict.maxListed`; the report keeps the first that many, in order).
     /// - Throws: `LedgerError.invalidInput` if a stored record of one of these ids belongs to
     ///   another vault; `LedgerError.unreadableDatabase` if a row does not decode.
     init(
@@ -67,6 +70,7 @@ struct BatchMerge: Sendable {
         vault: String,
         numbers: RowNumbers,
         comparing: Int64?,
+        listedBefore: Int,
         encoder: inout FrameEncoder
     ) throws {
         precondition(ids.count == batch.count, "a batch's ids are its states' ids, in order")
@@ -161,7 +165,12 @@ struct BatchMerge: Sendable {
                     reason: "record \(incoming.id) belongs to vault '\(local.facts.value.vaultId)' here"
                 )
             }
-            let merge = RecordMerge(local: local, incoming: incoming, watermark: numbers.watermark)
+            let merge = RecordMerge(
+                local: local,
+                incoming: incoming,
+                watermark: numbers.watermark,
+                listing: listedBefore + report.conflicts.count < MergeConflict.maxListed
+            )
             if let local, let row = rowsByID[incoming.id] {
                 count(
                     row,

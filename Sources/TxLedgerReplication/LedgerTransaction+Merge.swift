@@ -144,6 +144,7 @@ extension LedgerTransaction {
                 let (tables, path) = (try store.frameTables(), store.path)
                 let numbers = try store.rowNumbers(vault: vault)
                 let comparing = coverage.map { _ in point ?? Int64.min }
+                let listedBefore = report.conflicts.count
                 let job = worker.start {
                     [received = batch, receivedIDs = batchIDs, receivedFrames = frames, stored] encoder in
                     try BatchMerge(
@@ -156,6 +157,7 @@ extension LedgerTransaction {
                         vault: vault,
                         numbers: numbers,
                         comparing: comparing,
+                        listedBefore: listedBefore,
                         encoder: &encoder
                     )
                 }

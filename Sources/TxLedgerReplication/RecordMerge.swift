@@ -9,7 +9,8 @@ struct RecordMerge {
     /// - Parameters:
     ///   - local: the stored state (after the vault's watermark was applied), if any.
     ///   - incoming: the received state, already filtered by the watermark.
-    init(local: RecordState?, incoming: RecordState, watermark: Stamp?) {
+    ///   - listing: whether to list the conflicts (`MergeReport.conflicts`) or only count them.
+    init(local: RecordState?, incoming: RecordState, watermark: Stamp?, listing: Bool = true) {
         guard let local else {
             result = incoming
             report = Self.new(incoming, watermark: watermark)
@@ -19,7 +20,7 @@ struct RecordMerge {
         let updated = Self.updatedRegisters(from: local, to: joined)
         report.registersUpdated = updated
         report.registersUnchanged = Self.registerCount - updated
-        report.conflicts = Self.conflicts(local: local, incoming: incoming, joined: joined)
+        Self.conflicts(local: local, incoming: incoming, listing: listing, into: &report)
         guard !joined.isIdentical(to: local) else {
             result = nil
             report.recordsUnchanged = 1
@@ -62,14 +63,27 @@ struct RecordMerge {
         .filter { $0 }.count
     }
 
-    /// Registers both sides wrote with different values.
-    private static func conflicts(local: RecordState, incoming: RecordState, joined: RecordState) -> [MergeConflict] {
-        var found: [MergeConflict] = []
-        func check<V: TieBreakable>(_ name: String, _ l: Register<V>?, _ r: Register<V>?, _ describe: (V) -> String) {
+    /// Counts the registers both sides wrote with different values into `report`, and lists
+    /// them if `listing`.
+    private static func conflicts(
+        local: RecordState,
+        incoming: RecordState,
+        listing: Bool,
+        into report: inout MergeReport
+    ) {
+        func check<V: TieBreakable>(
+            _ name: String,
+            _ count: WritableKeyPath<ConflictCounts, Int>,
+            _ l: Register<V>?,
+            _ r: Register<V>?,
+            _ describe: (V) -> String
+        ) {
             guard let l, let r, l.value != r.value else { return }
+            report.conflictCounts[keyPath: count] += 1
+            guard listing else { return }
             let receivedWins = l.joined(with: r) == r
             let (kept, lost) = receivedWins ? (r.value, l.value) : (l.value, r.value)
-            found.append(
+            report.conflicts.append(
                 MergeConflict(
                     id: local.id,
                     register: name,
@@ -79,12 +93,11 @@ struct RecordMerge {
                 )
             )
         }
-        check("facts", local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
-        check("status", local.status.terminal, incoming.status.terminal) { $0.status.rawValue }
-        check("inferred", local.status.inferred, incoming.status.inferred) { "failed: \($0.prefix(40))" }
-        check("note", local.note, incoming.note) { $0.map { "\"\($0.prefix(40))\"" } ?? "none" }
-        check("labels", local.labels, incoming.labels) { "[\($0.joined(separator: ", "))]" }
-        check("hidden", local.hidden, incoming.hidden) { $0 ? "hidden" : "visible" }
-        return found
+        check("facts", \.facts, local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
+        check("status", \.status, local.status.terminal, incoming.status.terminal) { $0.status.rawValue }
+        check("inferred", \.inferred, local.status.inferred, incoming.status.inferred) { "failed: \($0.prefix(40))" }
+        check("note", \.note, local.note, incoming.note) { $0.map { "\"\($0.prefix(40))\"" } ?? "none" }
+        check("labels", \.labels, local.labels, incoming.labels) { "[\($0.joined(separator: ", "))]" }
+        check("hidden", \.hidden, local.hidden, incoming.hidden) { $0 ? "hidden" : "visible" }
     }
 }

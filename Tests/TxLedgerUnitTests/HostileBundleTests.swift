@@ -212,6 +212,25 @@ import Testing
         #expect(kept[0].note == Array("caf\u{E9}".utf8))
     }
 
+    @Test func aFileThatConflictsOnEveryRecordListsTheFirstConflictsAndCountsThemAll() async throws {
+        // More records than a report lists, each with a note here and another in the file.
+        let count = MergeConflict.maxListed + 5
+        let ledger = try await TestLedger()
+        _ = try await ledger.ledger.record(try (1...count).map { try Fixture.send(hash: $0, note: "ours") })
+        let theirs = try (1...count).map {
+            RecordState(
+                recording: try Fixture.send(hash: $0, note: "theirs"),
+                stamp: Stamp(millis: Date().millis + 60_000, counter: 0, replica: Self.forger)
+            )
+        }
+        let report = try await ledger.ledger.importBundle(at: try await bundle(theirs), secret: secret).report
+        #expect(report.recordsChanged == count)
+        #expect(report.conflictCounts.note == count && report.conflictCounts.total == count)
+        // The first ones merged, in the order the file holds them (two batches of 512).
+        #expect(report.conflicts.map(\.id) == theirs.prefix(MergeConflict.maxListed).map(\.id))
+        #expect(report.conflicts.allSatisfy { $0.register == "note" && $0.kept == "\"theirs\"" })
+    }
+
     @Test func aBundleWritesOnlyTheVaultItNames() async throws {
         // The frame of a vault-1 record, sent under a header for vault "other": frames carry
         // no vault and no id, so it becomes a record of "other" with that vault's id.

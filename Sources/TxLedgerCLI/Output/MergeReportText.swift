@@ -1,7 +1,8 @@
 import TxLedger
 
 enum MergeReportText {
-    /// Conflict lines shown before the rest is summarized (`--json` lists them all).
+    /// Conflict lines shown before the rest is counted (`--json` lists the first
+    /// `MergeConflict.maxListed`).
     static let shownConflicts = 10
 
     /// `added 3, changed 1, unchanged 10, cleared 0`, then the first conflicts and a count of the rest.
@@ -27,11 +28,13 @@ enum MergeReportText {
                 "conflict \(conflict.id) \(conflict.register): kept \(conflict.kept) (\(conflict.keptReceived ? "theirs" : "ours")) over \(conflict.discarded)"
             )
         }
-        if report.conflicts.count > shownConflicts {
-            let byRegister = Dictionary(grouping: report.conflicts, by: \.register).mapValues(\.count)
-            let counts = byRegister.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let total = report.conflictCounts.total
+        if total > shownConflicts {
+            let counts = report.conflictCounts.byRegister.map { "\($0.register) \($0.count)" }.joined(separator: ", ")
+            let listed = min(total, MergeConflict.maxListed)
             lines.append(
-                "... \(report.conflicts.count - shownConflicts) more conflicts (\(report.conflicts.count) in all: \(counts)); --json lists them all"
+                "... \(total - shownConflicts) more conflicts (\(total) in all: \(counts)); --json lists "
+                    + (listed == total ? "them all" : "the first \(listed)")
             )
         }
         return lines.joined(separator: "\n")

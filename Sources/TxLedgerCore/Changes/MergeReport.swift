@@ -22,8 +22,13 @@ public struct MergeReport: Sendable, Equatable, Codable {
     /// Stamps more than the allowed drift ahead of this machine's clock: kept as data, but they
     /// did not advance the clock (see Specs/crdt.md).
     public var futureStamps = 0
-    /// Places where both sides had written different values and one was chosen.
+    /// Places where both sides had written different values and one was chosen: the first
+    /// `MergeConflict.maxListed`, in the order they were merged (a file that conflicts on every
+    /// record would otherwise make the report as large as the file). `conflictCounts` counts
+    /// them all.
     public var conflicts: [MergeConflict] = []
+    /// Every conflict, listed or not, by register.
+    public var conflictCounts = ConflictCounts()
     /// Deltas that start after changes this replica does not hold: their records were merged,
     /// but what came before them is still missing here (crdt.md, "Gaps").
     public var gaps: [DeltaGap] = []
@@ -51,7 +56,8 @@ public struct MergeReport: Sendable, Equatable, Codable {
         registersUpdated += other.registersUpdated
         registersUnchanged += other.registersUnchanged
         futureStamps += other.futureStamps
-        conflicts.append(contentsOf: other.conflicts)
+        conflicts.append(contentsOf: other.conflicts.prefix(MergeConflict.maxListed - conflicts.count))
+        conflictCounts.add(other.conflictCounts)
         gaps.append(contentsOf: other.gaps)
         newReplicaID = other.newReplicaID ?? newReplicaID
         peersDropped.merge(other.peersDropped, uniquingKeysWith: +)
@@ -80,6 +86,9 @@ public struct DeltaGap: Sendable, Equatable, Codable {
 
 /// Both replicas wrote one register of a record with different values; the join kept one.
 public struct MergeConflict: Sendable, Equatable, Codable {
+    /// Conflicts a `MergeReport` lists at most.
+    public static let maxListed = 1000
+
     public let id: TransactionID
     /// `facts`, `status`, `note`, `labels` or `hidden`.
     public let register: String
