@@ -59,7 +59,7 @@ struct MergeScenario {
                     .upsert
                 )
             )
-            conflicts = merged.conflicts.count
+            conflicts = merged.conflictCounts.total
         }
         let (ours, rawUpsert) = (Stopwatch.median(of: seconds), Stopwatch.median(of: raw))
         report.add(
