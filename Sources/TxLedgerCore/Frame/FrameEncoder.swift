@@ -279,7 +279,7 @@ package struct FrameEncoder {
         var bytes: [UInt8] = []
         appendSharedText(text, repeats: repeats, to: &bytes)
         // While probing, a text the file's tables lack has no bytes yet.
-        if !lacksEntry { received?.remember(bytes, text: entry, repeats: repeats) }
+        if !probing || !lacksEntry { received?.remember(bytes, text: entry, repeats: repeats) }
         return bytes
     }
 
@@ -289,7 +289,7 @@ package struct FrameEncoder {
         guard let replica = try received?.replica(entry) else { preconditionFailure("a received frame has its tables") }
         var bytes: [UInt8] = []
         appendReplicaReference(replica.rawValue, to: &bytes)
-        if !lacksEntry { received?.remember(bytes, replica: entry) }
+        if !probing || !lacksEntry { received?.remember(bytes, replica: entry) }
         return bytes
     }
 
