@@ -72,7 +72,6 @@ struct RecordMerge {
         into report: inout MergeReport
     ) {
         func check<V: TieBreakable>(
-            _ name: String,
             _ count: WritableKeyPath<ConflictCounts, Int>,
             _ l: Register<V>?,
             _ r: Register<V>?,
@@ -86,18 +85,18 @@ struct RecordMerge {
             report.conflicts.append(
                 MergeConflict(
                     id: local.id,
-                    register: name,
+                    register: ConflictCounts.name(of: count),
                     kept: describe(kept),
                     discarded: describe(lost),
                     keptReceived: receivedWins
                 )
             )
         }
-        check("facts", \.facts, local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
-        check("status", \.status, local.status.terminal, incoming.status.terminal) { $0.status.rawValue }
-        check("inferred", \.inferred, local.status.inferred, incoming.status.inferred) { "failed: \($0.prefix(40))" }
-        check("note", \.note, local.note, incoming.note) { $0.map { "\"\($0.prefix(40))\"" } ?? "none" }
-        check("labels", \.labels, local.labels, incoming.labels) { "[\($0.joined(separator: ", "))]" }
-        check("hidden", \.hidden, local.hidden, incoming.hidden) { $0 ? "hidden" : "visible" }
+        check(\.facts, local.facts, incoming.facts) { "recorded \(ISO8601.string(from: $0.timestamp))" }
+        check(\.status, local.status.terminal, incoming.status.terminal) { $0.status.rawValue }
+        check(\.inferred, local.status.inferred, incoming.status.inferred) { "failed: \($0.prefix(40))" }
+        check(\.note, local.note, incoming.note) { $0.map { "\"\($0.prefix(40))\"" } ?? "none" }
+        check(\.labels, local.labels, incoming.labels) { "[\($0.joined(separator: ", "))]" }
+        check(\.hidden, local.hidden, incoming.hidden) { $0 ? "hidden" : "visible" }
     }
 }

@@ -17,6 +17,20 @@ struct CLIMergeTests {
         b = CLI(db: directory.path("b.sqlite"))
     }
 
+    @Test func aConflictsValuesArePrintedEscapedOnTheirLine() async throws {
+        // Notes may hold line breaks; a conflict's line shows them escaped, so a note cannot
+        // write lines of its own into the report.
+        try await a.run(CLI.send(1))
+        try await b.run(CLI.send(1))
+        try await a.run(["note", Fixture.evmHash(1), "mine"])
+        try await b.run(["note", Fixture.evmHash(1), "first line\nconflict forged"])
+        let merged = try await a.run(["merge", b.db])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let lines = merged.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains(#"note: kept "first line\nconflict forged" (theirs) over "mine""#) })
+        #expect(!lines.contains { $0.hasPrefix("conflict forged") })
+    }
+
     @Test func conflictingEditsMergeBothWaysToTheSameHistory() async throws {
         try await a.run(CLI.send(1))
         try await b.run(CLI.send(1))

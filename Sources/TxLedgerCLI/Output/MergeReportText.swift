@@ -25,7 +25,7 @@ enum MergeReportText {
         }
         for conflict in report.conflicts.prefix(shownConflicts) {
             lines.append(
-                "conflict \(conflict.id) \(conflict.register): kept \(conflict.kept) (\(conflict.keptReceived ? "theirs" : "ours")) over \(conflict.discarded)"
+                "conflict \(conflict.id) \(conflict.register): kept \(OutsideText.escaped(conflict.kept)) (\(conflict.keptReceived ? "theirs" : "ours")) over \(OutsideText.escaped(conflict.discarded))"
             )
         }
         let total = report.conflictCounts.total

@@ -13,14 +13,23 @@ public struct ConflictCounts: Sendable, Equatable, Codable {
     /// Every conflict counted.
     public var total: Int { facts + status + inferred + note + labels + hidden }
 
-    /// The registers with at least one conflict and their counts, by register name
-    /// (`MergeConflict.register`) in that order.
+    /// Each register's name (`MergeConflict.register`) and its count, in this order: the one
+    /// list of them.
+    package static let registers: [(name: String, count: WritableKeyPath<ConflictCounts, Int> & Sendable)] = [
+        ("facts", \.facts), ("status", \.status), ("inferred", \.inferred), ("note", \.note), ("labels", \.labels),
+        ("hidden", \.hidden),
+    ]
+
+    /// The registers with at least one conflict and their counts, by register name, in the
+    /// order of `registers`.
     public var byRegister: [(register: String, count: Int)] {
-        [
-            ("facts", facts), ("status", status), ("inferred", inferred), ("note", note), ("labels", labels),
-            ("hidden", hidden),
-        ]
-        .filter { $0.1 > 0 }
+        Self.registers.map { ($0.name, self[keyPath: $0.count]) }.filter { $0.1 > 0 }
+    }
+
+    /// The name of the register `count` counts.
+    package static func name(of count: WritableKeyPath<ConflictCounts, Int>) -> String {
+        // Every counter is in `registers`.
+        registers.first { $0.count == count }!.name
     }
 
     /// Adds another merge's counts to these.

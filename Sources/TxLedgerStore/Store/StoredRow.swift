@@ -94,12 +94,10 @@ package struct StoredRow: Sendable {
         guard let frame, let time, id == received.id, self.vault == vault, time == facts.timestamp.millis,
             let fields = StoredFrameFields(frame), fields.holdsFacts(of: receivedFacts)
         else { return nil }
-        var decoder = FrameDecoder(stored: tables, timestamp: time)
-        do {
-            return (try decoder.record(fields.withoutFacts, facts: facts), fields)
-        } catch let error as BundleError where error.code == .malformedContent {
-            throw RecordRow.malformed(id, error.reason ?? "", path: path)
+        let state = try read(tables: tables, time: time, path: path) {
+            try $0.record(fields.withoutFacts, facts: facts)
         }
+        return (state, fields)
     }
 
     /// The record the row holds, in a file whose tables are `tables` (or a later version of
@@ -108,14 +106,24 @@ package struct StoredRow: Sendable {
     package func decode(tables: FrameTables, path: String) throws -> RecordState {
         func malformed(_ reason: String) -> LedgerError { RecordRow.malformed(id, reason, path: path) }
         guard let vault, let frame, let time else { throw malformed("its vault, state or time is not of its type") }
-        var decoder = FrameDecoder(stored: tables, timestamp: time)
-        let state: RecordState
-        do {
-            state = try decoder.record(frame, vault: vault, index: 0)
-        } catch let error as BundleError where error.code == .malformedContent {
-            throw malformed(error.reason ?? "")
-        }
+        let state = try read(tables: tables, time: time, path: path) { try $0.record(frame, vault: vault, index: 0) }
         guard state.id == id else { throw malformed("its id is not the one its facts derive") }
         return state
+    }
+
+    /// What `body` reads with a decoder of the row's frame, a malformed frame thrown as the row's
+    /// `unreadableDatabase`.
+    private func read(
+        tables: FrameTables,
+        time: Int64,
+        path: String,
+        _ body: (inout FrameDecoder) throws -> RecordState
+    ) throws -> RecordState {
+        var decoder = FrameDecoder(stored: tables, timestamp: time)
+        do {
+            return try body(&decoder)
+        } catch let error as BundleError where error.code == .malformedContent {
+            throw RecordRow.malformed(id, error.reason ?? "", path: path)
+        }
     }
 }
